@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# The one set-up script (used by the Makefile, CI and the Pages workflow).
+# Installs only what is missing, at pinned versions; on a set-up machine it finishes in seconds.
+#   .ci/setup.sh book   Rust target + book tools + npm packages + vendored front-end assets
+#   .ci/setup.sh test   all of the above + Chromium (WebGPU via SwiftShader) + lavapipe (Vulkan on the CPU)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+MODE=${1:-book}
+MDBOOK=0.5.4
+MDBOOK_KATEX=0.10.0
+MDBOOK_MERMAID=0.17.1
+WASM_PACK=0.15.1
+# wasm-bindgen-cli must match the wasm-bindgen library exactly: read it from Cargo.lock.
+WASM_BINDGEN=$(awk '/^name = "wasm-bindgen"$/ {getline; gsub(/version = |"/, ""); print; exit}' Cargo.lock)
+
+log() { printf '[setup] %s\n' "$*"; }
+as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
+
+# cargo_tool BINARY CRATE VERSION: install CRATE@VERSION unless BINARY --version already reports it.
+cargo_tool() {
+    if "$1" --version 2>/dev/null | grep -qF "$3"; then return; fi
+    log "cargo install $2@$3"
+    # --locked reproduces the tool's own lock file; if the registry no longer has one of its pinned
+    # dependencies (seen: webpki-roots 1.0.11 for wasm-bindgen-cli), resolve afresh rather than fail.
+    cargo install --locked "$2" --version "=$3" ||
+        { log "locked install of $2 failed; retrying with fresh dependency resolution"; cargo install "$2" --version "=$3"; }
+}
+
+if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
+    log "rustup target add wasm32-unknown-unknown"
+    rustup target add wasm32-unknown-unknown
+fi
+cargo_tool mdbook mdbook "$MDBOOK"
+cargo_tool mdbook-katex mdbook-katex "$MDBOOK_KATEX"
+cargo_tool mdbook-mermaid mdbook-mermaid "$MDBOOK_MERMAID"
+cargo_tool wasm-pack wasm-pack "$WASM_PACK"
+cargo_tool wasm-bindgen wasm-bindgen-cli "$WASM_BINDGEN"
+
+if [ "$MODE" = test ]; then
+    missing=()
+    [ -x /usr/bin/chromium ] || missing+=(chromium)
+    ls /usr/share/vulkan/icd.d/lvp_icd.*.json >/dev/null 2>&1 || missing+=(mesa-vulkan-drivers)
+    if [ ${#missing[@]} -gt 0 ]; then
+        log "apt-get install ${missing[*]}"
+        as_root apt-get update -qq
+        as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}"
+    fi
+fi
+
+# npm packages from the committed lock file; reinstall only when the lock file changed.
+stamp=wasm-demo/node_modules/.fastmsm-lock
+if ! cmp -s wasm-demo/package-lock.json "$stamp" 2>/dev/null; then
+    log "npm ci (wasm-demo)"
+    (cd wasm-demo && npm ci --no-audit --no-fund --loglevel=error)
+    cp wasm-demo/package-lock.json "$stamp"
+fi
+
+# Front-end libraries served with the book (no CDN): KaTeX CSS + fonts, mermaid, Chart.js.
+vendor=book/vendor
+modules=wasm-demo/node_modules
+mkdir -p "$vendor/katex"
+cp -u "$modules/katex/dist/katex.min.css" "$vendor/katex/"
+cp -ru "$modules/katex/dist/fonts" "$vendor/katex/"
+cp -u "$modules/mermaid/dist/mermaid.min.js" "$vendor/"
+cp -u "$modules/chart.js/dist/chart.umd.min.js" "$vendor/"
+log "ready ($MODE)"

@@ -1,0 +1,116 @@
+// "What can my browser do?" — the GPU adapter as wgpu (compiled to WASM) sees it, cross-checked
+// against the browser's own GPUAdapter, plus WebAssembly feature probes.
+export const title = 'What can my browser do?';
+export const controls = [];
+export const autorun = true;
+export const quick = {};
+
+// Hand-assembled minimal WASM modules: each returns a v128 built with one instruction of the
+// feature under test, so WebAssembly.validate() accepts it only if the engine has that feature.
+const header = [0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00];
+const typeAndFunc = [0x01, 0x05, 0x01, 0x60, 0x00, 0x01, 0x7b, 0x03, 0x02, 0x01, 0x00]; // () -> v128
+const splatZero = [0x41, 0x00, 0xfd, 0x0f]; // i32.const 0; i8x16.splat
+const codeSection = (body) => [0x0a, body.length + 3, 0x01, body.length + 1, 0x00, ...body];
+const SIMD128 = [...header, ...typeAndFunc, ...codeSection([...splatZero, 0x0b])];
+// f64x2.relaxed_madd is opcode 0xfd 0x107 (LEB128: 0x87 0x02): the FMA Emmart's method relies on.
+const RELAXED_SIMD = [...header, ...typeAndFunc,
+  ...codeSection([...splatZero, ...splatZero, ...splatZero, 0xfd, 0x87, 0x02, 0x0b])];
+
+function wasmFeatures() {
+  const validate = (bytes) => { try { return WebAssembly.validate(new Uint8Array(bytes)); } catch { return false; } };
+  let sharedMemory = false;
+  try { sharedMemory = new WebAssembly.Memory({ initial: 1, maximum: 1, shared: true }).buffer instanceof SharedArrayBuffer; } catch { /* unsupported */ }
+  return {
+    simd128: validate(SIMD128),
+    relaxed_simd: validate(RELAXED_SIMD),
+    shared_memory: sharedMemory,
+    cross_origin_isolated: !!self.crossOriginIsolated,
+    threads: sharedMemory && !!self.crossOriginIsolated,
+    hardware_concurrency: navigator.hardwareConcurrency ?? null,
+  };
+}
+
+async function browserAdapter() {
+  if (!navigator.gpu) return null;
+  return navigator.gpu.requestAdapter({ powerPreference: 'high-performance' });
+}
+
+export async function task(wasm, _params, progress) {
+  progress(0.1, 'Asking wgpu (in WebAssembly) for the adapter…');
+  const fromWasm = await wasm.gpu_capabilities();
+  progress(0.6, 'Reading the GPUAdapter directly…');
+  const direct = await browserAdapter();
+  const features = { webgpu: fromWasm.webgpu, ...wasmFeatures() };
+  const device = { name: 'no WebGPU adapter', backend: 'none' };
+  const results = [];
+  let verified = fromWasm.webgpu === !!direct;
+  if (fromWasm.webgpu && direct) {
+    const a = fromWasm.adapter;
+    const info = direct.info ?? {};
+    device.name = a.name || [info.vendor, info.architecture, info.device].filter(Boolean).join(' ') || 'unnamed adapter';
+    device.backend = 'WebGPU';
+    features.adapter_vendor = info.vendor ?? '';
+    features.adapter_architecture = info.architecture ?? '';
+    features.fallback_adapter = a.device_type === 'Cpu';
+    features.subgroups = direct.features.has('subgroups');
+    features.subgroup_sizes = a.subgroup_min_size ? `${a.subgroup_min_size}–${a.subgroup_max_size}` : 'not reported';
+    features.shader_f16 = a.shader_f16;
+    features.timestamp_query = a.timestamp_query;
+    verified = verified && a.shader_f16 === direct.features.has('shader-f16')
+      && a.timestamp_query === direct.features.has('timestamp-query');
+    for (const limit of a.limits) {
+      const browserValue = direct.limits[limit.name];
+      results.push({
+        name: limit.name,
+        params: { webgpu_default: limit.webgpu_default, browser_value: browserValue },
+        unit: /Size$/.test(limit.name) && !/Workgroup(Size|s)/.test(limit.name) ? 'bytes' : 'count',
+        median: limit.value, min: limit.value, max: limit.value, samples: 1,
+        verified: browserValue === limit.value,
+      });
+    }
+  } else if (fromWasm.error) {
+    features.webgpu_error = fromWasm.error;
+  }
+  progress(1, 'Done');
+  return { suite: 'capabilities', device, features, results, verified: verified && results.every((r) => r.verified) };
+}
+
+const yesNo = (v) => (v === true ? 'yes' : v === false ? 'no' : String(v));
+
+export function view(result) {
+  const f = result.features;
+  const featureRows = [
+    ['WebGPU adapter', f.webgpu ? `yes — ${result.device.name}` : `no${f.webgpu_error ? ` (${f.webgpu_error})` : ''}`],
+    ...(f.webgpu ? [
+      ['Software (fallback) adapter', yesNo(f.fallback_adapter)],
+      ['Subgroups', yesNo(f.subgroups)],
+      ['Subgroup sizes', f.subgroup_sizes],
+      ['shader-f16', yesNo(f.shader_f16)],
+      ['Timestamp queries', yesNo(f.timestamp_query)],
+    ] : []),
+    ['WASM SIMD128', yesNo(f.simd128)],
+    ['WASM relaxed SIMD', yesNo(f.relaxed_simd)],
+    ['WASM shared memory', yesNo(f.shared_memory)],
+    ['crossOriginIsolated (needed for threads)', yesNo(f.cross_origin_isolated)],
+    ['Logical CPU cores', f.hardware_concurrency ?? 'unknown'],
+  ];
+  const tables = [{ caption: 'Features', columns: ['Feature', 'Available'], rows: featureRows }];
+  if (result.results.length) {
+    tables.push({
+      caption: 'Adapter limits that matter for MSM',
+      columns: ['Limit', 'Adapter (via wgpu)', 'WebGPU default', '× default', 'Verified'],
+      rows: result.results.map((r) => [r.name, r.median.toLocaleString('en'), r.params.webgpu_default.toLocaleString('en'),
+        (r.median / r.params.webgpu_default).toFixed(2), r.verified ? '✔' : `✘ browser says ${r.params.browser_value}`]),
+    });
+  }
+  return {
+    message: f.webgpu ? null : 'This browser exposes no WebGPU adapter: the GPU widgets will not run here, the WASM (CPU) widgets will.',
+    tables,
+    chart: {
+      title: 'Adapter limit ÷ WebGPU default',
+      labels: result.results.map((r) => r.name),
+      series: [{ label: 'ratio', data: result.results.map((r) => r.median / r.params.webgpu_default) }],
+      logScale: true,
+    },
+  };
+}

@@ -1,0 +1,64 @@
+// Draws a widget's view — { message?, tables: [{caption, columns, rows}], chart?: {...} } — and
+// exports it as Markdown. Charts use Chart.js, served with the book (window.Chart).
+const charts = new WeakMap();
+
+function table({ caption, columns, rows }) {
+  const t = document.createElement('table');
+  t.className = 'fm-table';
+  if (caption) t.createCaption().textContent = caption;
+  const head = t.createTHead().insertRow();
+  columns.forEach((c) => { const th = document.createElement('th'); th.textContent = c; head.append(th); });
+  const body = t.createTBody();
+  rows.forEach((row) => {
+    const tr = body.insertRow();
+    row.forEach((cell) => { tr.insertCell().textContent = String(cell); });
+  });
+  return t;
+}
+
+export function renderOutput(container, view) {
+  charts.get(container)?.destroy();
+  container.replaceChildren();
+  if (view.message) {
+    const p = document.createElement('p');
+    p.className = 'fm-message';
+    p.textContent = view.message;
+    container.append(p);
+  }
+  (view.tables ?? []).forEach((t) => container.append(table(t)));
+  if (view.chart && view.chart.labels.length) {
+    const box = document.createElement('div');
+    box.className = 'fm-chart';
+    const canvas = document.createElement('canvas');
+    box.append(canvas);
+    container.append(box);
+    const { title, labels, series, logScale, yLabel } = view.chart;
+    charts.set(container, new window.Chart(canvas, {
+      type: 'bar',
+      data: { labels, datasets: series.map((s) => ({ label: s.label, data: s.data })) },
+      options: {
+        responsive: true,
+        maintainAspectRatio: false,
+        animation: false,
+        plugins: { title: { display: !!title, text: title } },
+        scales: { y: { type: logScale ? 'logarithmic' : 'linear', title: { display: !!yLabel, text: yLabel } } },
+      },
+    }));
+  }
+}
+
+const escapeCell = (c) => String(c).replaceAll('|', '\\|');
+
+export function toMarkdown(result, view) {
+  const lines = [`**${result.suite}** — ${result.device?.name ?? 'unknown device'}`
+    + ` (${result.device?.backend ?? ''}), ${result.device?.browser ?? ''}`,
+  `commit ${result.commit}, ${result.date}, verified: ${result.verified ? 'yes' : 'NO'}`, ''];
+  if (view.message) lines.push(view.message, '');
+  for (const t of view.tables ?? []) {
+    if (t.caption) lines.push(`*${t.caption}*`, '');
+    lines.push(`| ${t.columns.map(escapeCell).join(' | ')} |`, `|${t.columns.map(() => '---').join('|')}|`);
+    t.rows.forEach((r) => lines.push(`| ${r.map(escapeCell).join(' | ')} |`));
+    lines.push('');
+  }
+  return lines.join('\n');
+}

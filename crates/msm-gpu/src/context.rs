@@ -1,0 +1,100 @@
+//! Finding an adapter and opening a device, the same way natively and in the browser.
+
+use crate::GpuError;
+
+/// A device and its queue, plus what the adapter said about itself.
+pub struct GpuContext {
+    pub device: wgpu::Device,
+    pub queue: wgpu::Queue,
+    pub info: wgpu::AdapterInfo,
+    pub limits: wgpu::Limits,
+    pub features: wgpu::Features,
+}
+
+/// What an adapter offers that matters for MSM: its identity, the limits that bound buffer sizes
+/// and workgroup shapes, and the optional features the pipeline can use.
+#[derive(Clone, Debug)]
+pub struct AdapterReport {
+    pub name: String,
+    pub backend: String,
+    pub device_type: String,
+    pub driver: String,
+    /// (WebGPU limit name, adapter value, WebGPU default)
+    pub limits: Vec<(&'static str, u64, u64)>,
+    pub subgroup_sizes: (u32, u32),
+    pub shader_f16: bool,
+    pub timestamp_query: bool,
+    pub shader_int64: bool,
+}
+
+impl GpuContext {
+    /// Opens the best adapter available (high-performance preference) with the adapter's own limits,
+    /// so large MSMs can use big buffers where the hardware allows.
+    pub async fn new() -> Result<Self, GpuError> {
+        let adapter = request_adapter().await?;
+        let info = adapter.get_info();
+        let limits = adapter.limits();
+        let features = adapter.features();
+        let (device, queue) = adapter
+            .request_device(&wgpu::DeviceDescriptor {
+                label: Some("fastmsm"),
+                required_features: wgpu::Features::empty(),
+                required_limits: limits.clone(),
+                experimental_features: wgpu::ExperimentalFeatures::disabled(),
+                memory_hints: wgpu::MemoryHints::Performance,
+                trace: wgpu::Trace::Off,
+            })
+            .await
+            .map_err(|e| GpuError::RequestDevice(e.to_string()))?;
+        Ok(Self { device, queue, info, limits, features })
+    }
+
+    pub fn report(&self) -> AdapterReport {
+        AdapterReport::new(&self.info, &self.limits, self.features)
+    }
+}
+
+async fn request_adapter() -> Result<wgpu::Adapter, GpuError> {
+    let instance = wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
+    instance
+        .request_adapter(&wgpu::RequestAdapterOptions {
+            power_preference: wgpu::PowerPreference::HighPerformance,
+            force_fallback_adapter: false,
+            compatible_surface: None,
+            apply_limit_buckets: false,
+        })
+        .await
+        .map_err(|e| GpuError::NoAdapter(e.to_string()))
+}
+
+/// Describes the adapter without opening a device (used by the "What can my browser do?" widget).
+pub async fn probe() -> Result<AdapterReport, GpuError> {
+    let adapter = request_adapter().await?;
+    Ok(AdapterReport::new(&adapter.get_info(), &adapter.limits(), adapter.features()))
+}
+
+impl AdapterReport {
+    fn new(info: &wgpu::AdapterInfo, limits: &wgpu::Limits, features: wgpu::Features) -> Self {
+        let d = wgpu::Limits::default();
+        let limits = vec![
+            ("maxStorageBufferBindingSize", limits.max_storage_buffer_binding_size, d.max_storage_buffer_binding_size),
+            ("maxBufferSize", limits.max_buffer_size, d.max_buffer_size),
+            ("maxStorageBuffersPerShaderStage", limits.max_storage_buffers_per_shader_stage.into(), d.max_storage_buffers_per_shader_stage.into()),
+            ("maxComputeWorkgroupSizeX", limits.max_compute_workgroup_size_x.into(), d.max_compute_workgroup_size_x.into()),
+            ("maxComputeInvocationsPerWorkgroup", limits.max_compute_invocations_per_workgroup.into(), d.max_compute_invocations_per_workgroup.into()),
+            ("maxComputeWorkgroupsPerDimension", limits.max_compute_workgroups_per_dimension.into(), d.max_compute_workgroups_per_dimension.into()),
+            ("maxComputeWorkgroupStorageSize", limits.max_compute_workgroup_storage_size.into(), d.max_compute_workgroup_storage_size.into()),
+        ];
+        Self {
+            name: info.name.clone(),
+            backend: format!("{:?}", info.backend),
+            device_type: format!("{:?}", info.device_type),
+            driver: format!("{} {}", info.driver, info.driver_info).trim().to_string(),
+            limits,
+            subgroup_sizes: (info.subgroup_min_size, info.subgroup_max_size),
+            shader_f16: features.contains(wgpu::Features::SHADER_F16),
+            timestamp_query: features.contains(wgpu::Features::TIMESTAMP_QUERY),
+            shader_int64: features.contains(wgpu::Features::SHADER_INT64),
+        }
+    }
+}

@@ -1,0 +1,92 @@
+//! Moving data between host and GPU buffers, identically on native adapters and in the browser.
+
+use wgpu::util::DeviceExt;
+
+use crate::{GpuContext, GpuError};
+
+/// A read-only storage buffer holding `data`.
+pub fn upload_u32(ctx: &GpuContext, label: &str, data: &[u32]) -> wgpu::Buffer {
+    // WebGPU rejects zero-sized bindings; keep one word so empty inputs still form a valid bind group.
+    let bytes: &[u8] = if data.is_empty() { &[0; 4] } else { bytemuck::cast_slice(data) };
+    ctx.device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+        label: Some(label),
+        contents: bytes,
+        usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
+    })
+}
+
+/// A uniform buffer holding `data` (parameters such as element counts).
+pub fn uniform_u32(ctx: &GpuContext, label: &str, data: &[u32]) -> wgpu::Buffer {
+    ctx.device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+        label: Some(label),
+        contents: bytemuck::cast_slice(data),
+        usage: wgpu::BufferUsages::UNIFORM,
+    })
+}
+
+/// A writable storage buffer of `words` u32 that can be copied back to the host.
+pub fn output_u32(ctx: &GpuContext, label: &str, words: usize) -> wgpu::Buffer {
+    ctx.device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some(label),
+        size: (words.max(1) * 4) as u64,
+        usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC,
+        mapped_at_creation: false,
+    })
+}
+
+/// Copies the first `words` u32 of `src` back to the host.
+///
+/// The wait is portable: natively we block in `poll`; in a browser the map callback fires when the
+/// GPU is done and the awaiting task resumes.
+pub async fn read_u32(ctx: &GpuContext, src: &wgpu::Buffer, words: usize) -> Result<Vec<u32>, GpuError> {
+    if words == 0 {
+        return Ok(Vec::new());
+    }
+    let size = (words * 4) as u64;
+    let staging = ctx.device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some("readback"),
+        size,
+        usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+        mapped_at_creation: false,
+    });
+    let mut encoder = ctx.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("readback") });
+    encoder.copy_buffer_to_buffer(src, 0, &staging, 0, size);
+    ctx.queue.submit([encoder.finish()]);
+
+    let (sender, receiver) = futures_channel::oneshot::channel();
+    staging.slice(..).map_async(wgpu::MapMode::Read, move |result| {
+        let _ = sender.send(result);
+    });
+    #[cfg(not(target_arch = "wasm32"))]
+    ctx.device
+        .poll(wgpu::PollType::wait_indefinitely())
+        .map_err(|e| GpuError::Readback(e.to_string()))?;
+    receiver
+        .await
+        .map_err(|_| GpuError::Readback("the device was dropped before the map finished".into()))?
+        .map_err(|e| GpuError::Readback(e.to_string()))?;
+    let words_out = {
+        let view = staging.get_mapped_range(..).map_err(|e| GpuError::Readback(e.to_string()))?;
+        bytemuck::cast_slice::<u8, u32>(&view).to_vec()
+    };
+    staging.unmap();
+    Ok(words_out)
+}
+
+/// Splits `workgroups` into an (x, y) grid that respects `maxComputeWorkgroupsPerDimension`.
+/// Shaders recover the flat index as `gid.x + gid.y * num_workgroups.x * WORKGROUP_SIZE`.
+pub fn dispatch_grid(ctx: &GpuContext, workgroups: u32) -> Result<(u32, u32), GpuError> {
+    let max = ctx.limits.max_compute_workgroups_per_dimension;
+    if workgroups <= max {
+        return Ok((workgroups.max(1), 1));
+    }
+    let y = workgroups.div_ceil(max);
+    if y > max {
+        return Err(GpuError::LimitExceeded {
+            what: "dispatch".into(),
+            needed: workgroups as u64,
+            limit: max as u64 * max as u64,
+        });
+    }
+    Ok((workgroups.div_ceil(y), y))
+}

@@ -1,0 +1,99 @@
+// End-to-end: serve the built book at a sub-path, visit every page of SUMMARY.md in headless
+// Chromium, fail on any page error, console error, failed or external request, and run every
+// widget in quick mode, asserting its result is verified.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { serveBook } from '../lib/serve.js';
+import { launchChromium } from '../lib/browser.js';
+
+const SUMMARY = resolve(import.meta.dirname, '../../book/SUMMARY.md');
+const chapters = [...readFileSync(SUMMARY, 'utf8').matchAll(/\]\(([^)]+)\.md\)/g)].map((m) => `${m[1]}.html`);
+
+let server;
+let browser;
+before(async () => {
+  server = await serveBook();
+  browser = await launchChromium();
+});
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+/** Opens a page and records everything that would make a reader's visit go wrong. */
+async function visit(path) {
+  const page = await browser.newPage();
+  const problems = [];
+  const origin = new URL(server.url).origin;
+  await page.route('**/*', (route) => {
+    const url = route.request().url();
+    if (url.startsWith(origin) || url.startsWith('data:') || url.startsWith('blob:')) return route.continue();
+    problems.push(`external request: ${url}`);
+    return route.abort();
+  });
+  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  page.on('console', (m) => { if (m.type() === 'error') problems.push(`console error: ${m.text()}`); });
+  page.on('requestfailed', (r) => problems.push(`request failed: ${r.url()} (${r.failure()?.errorText})`));
+  page.on('response', (r) => { if (r.status() >= 400) problems.push(`HTTP ${r.status()}: ${r.url()}`); });
+  await page.goto(server.url + path, { waitUntil: 'load' });
+  return { page, problems };
+}
+
+describe('every page of SUMMARY.md', () => {
+  assert.ok(chapters.length >= 12, `SUMMARY.md lists ${chapters.length} chapters`);
+  for (const chapter of chapters) {
+    test(chapter, async () => {
+      const { page, problems } = await visit(chapter);
+      const mermaidBlocks = await page.locator('pre.mermaid').count();
+      if (mermaidBlocks > 0) {
+        await page.waitForFunction(() => document.documentElement.dataset.mermaid, null, { timeout: 30_000 });
+        assert.equal(await page.evaluate(() => document.documentElement.dataset.mermaid), 'done');
+        assert.equal(await page.locator('pre.mermaid svg').count(), mermaidBlocks, 'every mermaid block rendered');
+      }
+      const widgets = await page.locator('.fastmsm-widget').count();
+      if (widgets > 0) {
+        const results = await page.evaluate(() => window.fastmsmWidgets.runAll({ quick: true }));
+        assert.equal(results.length, widgets);
+        for (const { widget, result } of results) {
+          assert.equal(result.verified, true, `${widget}: not verified`);
+          assert.ok(result.commit && result.date && result.device?.browser, `${widget}: result lacks provenance`);
+        }
+        assert.equal(await page.locator('.fastmsm-widget[data-state="done"][data-verified="true"]').count(), widgets);
+      }
+      await page.waitForLoadState('networkidle');
+      assert.deepEqual(problems, [], `problems on ${chapter}`);
+      await page.close();
+    });
+  }
+});
+
+describe('introduction', () => {
+  test('math is rendered at build time and KaTeX fonts load locally', async () => {
+    const { page, problems } = await visit('intro.html');
+    assert.ok(await page.locator('.katex-display').count() >= 2, 'display math rendered');
+    assert.equal(await page.locator('.katex-error').count(), 0);
+    await page.waitForLoadState('networkidle');
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
+  test('capability widget shows WebGPU with real adapter limits', async () => {
+    const { page, problems } = await visit('intro.html');
+    const [{ result }] = await page.evaluate(() => window.fastmsmWidgets.runAll({ quick: true }));
+    assert.equal(result.features.webgpu, true, 'headless Chromium should expose WebGPU (SwiftShader)');
+    assert.ok(result.results.length >= 5, 'limits table is non-empty');
+    const binding = result.results.find((r) => r.name === 'maxStorageBufferBindingSize');
+    assert.ok(binding.median >= 2 ** 27, `maxStorageBufferBindingSize = ${binding.median}`);
+    assert.equal(result.features.simd128, true, 'Chromium has WASM SIMD128');
+    const rows = await page.locator('.fastmsm-widget table.fm-table').nth(1).locator('tbody tr').count();
+    assert.equal(rows, result.results.length, 'the page shows one row per limit');
+    assert.equal(await page.locator('.fastmsm-widget canvas').count(), 1, 'chart drawn');
+    await page.getByRole('button', { name: 'Copy as JSON' }).click();
+    const exported = JSON.parse(await page.locator('.fm-exported').inputValue());
+    assert.equal(exported.suite, 'capabilities');
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+});
