@@ -107,10 +107,10 @@ export function view(result) {
     message: f.webgpu ? null : 'This browser exposes no WebGPU adapter: the GPU widgets will not run here, the WASM (CPU) widgets will.',
     tables,
     chart: {
-      title: 'Adapter limit ÷ WebGPU default',
+      title: 'How far each limit exceeds the WebGPU default',
       labels: result.results.map((r) => r.name),
-      series: [{ label: 'ratio', data: result.results.map((r) => r.median / r.params.webgpu_default) }],
-      logScale: true,
+      series: [{ label: 'log₂(adapter ÷ default)', data: result.results.map((r) => Math.log2(r.median / r.params.webgpu_default)) }],
+      yLabel: 'doublings over the default',
     },
   };
 }
