@@ -5,10 +5,14 @@
 //! * [`wgsl`] assembles shader source: constants are injected from Rust, never typed into WGSL.
 //! * [`transfer`] moves data in and out of GPU buffers on every platform.
 //! * [`bigint`] is the first kernel: limb-wise big-integer addition with carries.
+//! * [`field`] is prime-field arithmetic for 12- to 16-bit limbs; [`mont_wgsl`] generates its
+//!   Montgomery product.
 
 pub mod bigint;
 pub mod context;
 pub mod error;
+pub mod field;
+pub mod mont_wgsl;
 pub mod transfer;
 pub mod wgsl;
 

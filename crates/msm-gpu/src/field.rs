@@ -1,0 +1,225 @@
+//! Prime-field arithmetic on the GPU for any supported field and limb width (12..=16 bits).
+//!
+//! [`FieldKernels::new`] assembles `shaders/field.wgsl` with the constants of
+//! `fastmsm_mont::limb_constants` and the generated Montgomery product, and builds every pipeline
+//! once; the methods then run one operation over whole arrays of elements.
+
+use fastmsm_mont::{Canonical, Field, LimbConstants, limb_constants};
+
+use crate::mont_wgsl::mont_mul_source;
+use crate::transfer::{dispatch_grid, output_u32, read_u32, uniform_u32, upload_u32};
+use crate::{GpuContext, GpuError, wgsl};
+
+const SHADER: &str = include_str!("../../../shaders/field.wgsl");
+const WORKGROUP_SIZE: u32 = 64;
+
+/// The limb widths WGSL field arithmetic supports: a product of two limbs must fit a u32.
+pub const LIMB_WIDTHS: [u32; 5] = [12, 13, 14, 15, 16];
+
+/// Field operations with one argument or two; each is an entry point of `field.wgsl`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Op {
+    Mul,
+    Add,
+    Sub,
+    Neg,
+    Double,
+    IntoMont,
+    OutOfMont,
+    /// x ← x·y repeated `iterations` times (the benchmark loop).
+    Chain,
+}
+
+impl Op {
+    pub const ALL: [Op; 8] = [Op::Mul, Op::Add, Op::Sub, Op::Neg, Op::Double, Op::IntoMont, Op::OutOfMont, Op::Chain];
+
+    fn entry_point(self) -> &'static str {
+        match self {
+            Op::Mul => "mul",
+            Op::Add => "add",
+            Op::Sub => "sub",
+            Op::Neg => "neg",
+            Op::Double => "double",
+            Op::IntoMont => "into_mont",
+            Op::OutOfMont => "out_of_mont",
+            Op::Chain => "chain",
+        }
+    }
+}
+
+/// Compiled field kernels for one (field, limb width).
+pub struct FieldKernels {
+    pub constants: LimbConstants,
+    layout: wgpu::BindGroupLayout,
+    pipelines: Vec<(Op, wgpu::ComputePipeline)>,
+}
+
+/// The WGSL source for `field` with `limb_bits`-bit limbs (also what the book shows).
+pub fn shader_source(constants: &LimbConstants) -> Result<String, GpuError> {
+    let list = |limbs: &[u32]| limbs.iter().map(|l| format!("{l}u")).collect::<Vec<_>>().join(", ");
+    let mut one = vec![0u32; constants.limbs];
+    one[0] = 1;
+    wgsl::render(
+        SHADER,
+        &[
+            ("NUM_LIMBS", constants.limbs.to_string()),
+            ("LIMB_BITS", constants.limb_bits.to_string()),
+            ("LIMB_MASK", ((1u32 << constants.limb_bits) - 1).to_string()),
+            ("WORKGROUP_SIZE", WORKGROUP_SIZE.to_string()),
+            ("MODULUS", list(&constants.modulus)),
+            ("R_SQUARED", list(&constants.r_squared)),
+            ("ONE", list(&one)),
+            ("MONT_MUL", mont_mul_source(constants)),
+        ],
+    )
+}
+
+impl FieldKernels {
+    pub async fn new(ctx: &GpuContext, field: Field, limb_bits: u32) -> Result<Self, GpuError> {
+        if !LIMB_WIDTHS.contains(&limb_bits) {
+            return Err(GpuError::Input(format!("{limb_bits}-bit limbs: WGSL field arithmetic supports {LIMB_WIDTHS:?}")));
+        }
+        let constants = limb_constants(field.params(), limb_bits).map_err(|e| GpuError::Input(e.to_string()))?;
+        let source = shader_source(&constants)?;
+        // Shader or pipeline errors come back as a GpuError instead of wgpu's default panic.
+        let scope = ctx.device.push_error_scope(wgpu::ErrorFilter::Validation);
+        let module = ctx.device.create_shader_module(wgpu::ShaderModuleDescriptor {
+            label: Some("field"),
+            source: wgpu::ShaderSource::Wgsl(source.into()),
+        });
+        let storage = |binding, read_only| wgpu::BindGroupLayoutEntry {
+            binding,
+            visibility: wgpu::ShaderStages::COMPUTE,
+            ty: wgpu::BindingType::Buffer {
+                ty: wgpu::BufferBindingType::Storage { read_only },
+                has_dynamic_offset: false,
+                min_binding_size: None,
+            },
+            count: None,
+        };
+        let layout = ctx.device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("field"),
+            entries: &[
+                storage(0, true),
+                storage(1, true),
+                storage(2, false),
+                wgpu::BindGroupLayoutEntry {
+                    binding: 3,
+                    visibility: wgpu::ShaderStages::COMPUTE,
+                    ty: wgpu::BindingType::Buffer {
+                        ty: wgpu::BufferBindingType::Uniform,
+                        has_dynamic_offset: false,
+                        min_binding_size: None,
+                    },
+                    count: None,
+                },
+            ],
+        });
+        let pipeline_layout = ctx.device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: Some("field"),
+            bind_group_layouts: &[Some(&layout)],
+            immediate_size: 0,
+        });
+        let pipelines = Op::ALL
+            .iter()
+            .map(|&op| {
+                let pipeline = ctx.device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+                    label: Some(op.entry_point()),
+                    layout: Some(&pipeline_layout),
+                    module: &module,
+                    entry_point: Some(op.entry_point()),
+                    compilation_options: Default::default(),
+                    cache: None,
+                });
+                (op, pipeline)
+            })
+            .collect();
+        if let Some(error) = scope.pop().await {
+            return Err(GpuError::Validation(format!("{} with {limb_bits}-bit limbs: {error}", field.name())));
+        }
+        Ok(Self { constants, layout, pipelines })
+    }
+
+    pub fn limbs(&self) -> usize {
+        self.constants.limbs
+    }
+
+    /// Runs `op` over elements given as flat limb arrays (`limbs()` u32 per element, each limb
+    /// below 2^w and each element below p). One-argument ops ignore `rhs` (pass an empty slice).
+    pub async fn run(&self, ctx: &GpuContext, op: Op, lhs: &[u32], rhs: &[u32], iterations: u32) -> Result<Vec<u32>, GpuError> {
+        let n = self.limbs();
+        if lhs.len() % n != 0 {
+            return Err(GpuError::Input(format!("{} limbs is not a whole number of {n}-limb elements", lhs.len())));
+        }
+        let count = lhs.len() / n;
+        let binary = matches!(op, Op::Mul | Op::Add | Op::Sub | Op::Chain);
+        if binary && rhs.len() != lhs.len() {
+            return Err(GpuError::Input(format!("operand lengths differ: {} vs {} limbs", lhs.len(), rhs.len())));
+        }
+        let (buffers, bind_group) = self.bind(ctx, lhs, if binary { rhs } else { &[] }, count, iterations);
+        self.dispatch(ctx, op, &bind_group, count)?;
+        read_u32(ctx, &buffers, lhs.len()).await
+    }
+
+    fn bind(&self, ctx: &GpuContext, lhs: &[u32], rhs: &[u32], count: usize, iterations: u32) -> (wgpu::Buffer, wgpu::BindGroup) {
+        let lhs_buf = upload_u32(ctx, "lhs", lhs);
+        let rhs_buf = upload_u32(ctx, "rhs", rhs);
+        let out_buf = output_u32(ctx, "out", lhs.len());
+        let params = uniform_u32(ctx, "params", &[count as u32, iterations, 0, 0]);
+        let bind_group = ctx.device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("field"),
+            layout: &self.layout,
+            entries: &[
+                wgpu::BindGroupEntry { binding: 0, resource: lhs_buf.as_entire_binding() },
+                wgpu::BindGroupEntry { binding: 1, resource: rhs_buf.as_entire_binding() },
+                wgpu::BindGroupEntry { binding: 2, resource: out_buf.as_entire_binding() },
+                wgpu::BindGroupEntry { binding: 3, resource: params.as_entire_binding() },
+            ],
+        });
+        (out_buf, bind_group)
+    }
+
+    /// Records and submits one dispatch of `op`; returns as soon as it is queued.
+    pub fn dispatch(&self, ctx: &GpuContext, op: Op, bind_group: &wgpu::BindGroup, count: usize) -> Result<(), GpuError> {
+        let pipeline = &self.pipelines.iter().find(|(o, _)| *o == op).expect("every op has a pipeline").1;
+        let (x, y) = dispatch_grid(ctx, (count as u32).div_ceil(WORKGROUP_SIZE))?;
+        let mut encoder = ctx.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("field") });
+        {
+            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor { label: Some(op.entry_point()), timestamp_writes: None });
+            pass.set_pipeline(pipeline);
+            pass.set_bind_group(0, bind_group, &[]);
+            pass.dispatch_workgroups(x, y, 1);
+        }
+        ctx.queue.submit([encoder.finish()]);
+        Ok(())
+    }
+
+    /// Splits canonical field elements into this layout's limbs (not Montgomery form).
+    pub fn to_limbs(&self, values: &[Canonical]) -> Vec<u32> {
+        let w = self.constants.limb_bits;
+        values
+            .iter()
+            .flat_map(|v| (0..self.limbs()).map(move |i| fastmsm_mont::words::limb_of(v, i, w) as u32))
+            .collect()
+    }
+
+    /// Joins limbs back into canonical integers.
+    pub fn from_limbs(&self, limbs: &[u32]) -> Vec<Canonical> {
+        let w = self.constants.limb_bits;
+        limbs
+            .chunks(self.limbs())
+            .map(|chunk| {
+                let mut v: Canonical = [0; fastmsm_mont::WORDS];
+                for (i, &l) in chunk.iter().enumerate() {
+                    let bit = i as u32 * w;
+                    let (word, shift) = ((bit / 64) as usize, bit % 64);
+                    v[word] |= (l as u64) << shift;
+                    if shift + w > 64 && word + 1 < v.len() {
+                        v[word + 1] |= (l as u64) >> (64 - shift);
+                    }
+                }
+                v
+            })
+            .collect()
+    }
+}

@@ -1,0 +1,109 @@
+//! Generates the WGSL Montgomery product for one field and limb width, straight-line.
+//!
+//! Written as loops, the product indexes limb arrays with loop variables; GPU compilers then tend to
+//! place those arrays in (slow) local memory. Generated straight-line, every limb is a named scalar
+//! and every carry decision of the nSafe schedule is made here, at generation time, so the shader
+//! has no branches at all. The arithmetic is exactly that of the CPU twins in
+//! `fastmsm_mont::gpu_twin`, which the tests compare against limb for limb.
+
+use std::fmt::Write;
+
+use fastmsm_mont::LimbConstants;
+
+// ANCHOR: generator
+/// WGSL source of `fn mont_mul(x: Big, y: Big) -> Big` for the constants' field and width.
+pub fn mont_mul_source(k: &LimbConstants) -> String {
+    match k.limb_bits {
+        12..=15 => reduced_radix(k),
+        16 => cios16(k),
+        w => panic!("no WGSL Montgomery product for {w}-bit limbs (supported: 12..=16)"),
+    }
+}
+
+/// Reduced radix (Mitscha-Baude; Derei & Koh for WGSL): each step adds xᵢ·yⱼ + q·pⱼ into column
+/// sums s_j and only carries every nSafe steps, because the carry budget allows it.
+fn reduced_radix(k: &LimbConstants) -> String {
+    let n = k.limbs;
+    let n_safe = k.n_safe() as usize;
+    assert!(n_safe > 0, "reduced radix needs nSafe ≥ 1");
+    let mut src = String::new();
+    let w = &mut src;
+    writeln!(w, "fn mont_mul(x: Big, y: Big) -> Big {{").unwrap();
+    for j in 0..n {
+        writeln!(w, "    let y{j} = y[{j}];").unwrap();
+        writeln!(w, "    var s{j} = 0u;").unwrap();
+    }
+    for i in 0..n {
+        writeln!(w, "    {{ // step {i}").unwrap();
+        writeln!(w, "        let xi = x[{i}];").unwrap();
+        writeln!(w, "        let t0 = s0 + xi * y0;").unwrap();
+        writeln!(w, "        let q = (t0 * {}u) & LIMB_MASK;", k.mu).unwrap();
+        writeln!(w, "        var c = (t0 + q * {}u) >> LIMB_BITS;", k.modulus[0]).unwrap();
+        for j in 1..n {
+            let carry_in = if (j - 1) % n_safe == 0 { " + c" } else { "" };
+            writeln!(w, "        let t{j} = s{j} + xi * y{j} + q * {}u{carry_in};", k.modulus[j]).unwrap();
+            if j % n_safe == 0 {
+                writeln!(w, "        c = t{j} >> LIMB_BITS;").unwrap();
+                writeln!(w, "        s{} = t{j} & LIMB_MASK;", j - 1).unwrap();
+            } else {
+                writeln!(w, "        s{} = t{j};", j - 1).unwrap();
+            }
+        }
+        let top = if (n - 1) % n_safe == 0 { "c" } else { "0u" };
+        writeln!(w, "        s{} = {top};", n - 1).unwrap();
+        writeln!(w, "    }}").unwrap();
+    }
+    // The column sums are below 2^32 but not yet limbs: carry once through, then subtract p if needed.
+    writeln!(w, "    var r: Big;").unwrap();
+    writeln!(w, "    var c = 0u;").unwrap();
+    for j in 0..n {
+        writeln!(w, "    {{ let t = s{j} + c; r[{j}] = t & LIMB_MASK; c = t >> LIMB_BITS; }}").unwrap();
+    }
+    writeln!(w, "    return reduce_once(r, 0u);").unwrap();
+    writeln!(w, "}}").unwrap();
+    src.push_str(&reduce_once_source());
+    src
+}
+
+/// CIOS with 16-bit limbs: (2¹⁶−1)² + 2(2¹⁶−1) is exactly 2³²−1, so every product must be carried
+/// at once (nSafe = 0); the running value has one extra top word, 0 or 1 between rows.
+fn cios16(k: &LimbConstants) -> String {
+    let n = k.limbs;
+    let mut src = String::new();
+    let w = &mut src;
+    writeln!(w, "fn mont_mul(x: Big, y: Big) -> Big {{").unwrap();
+    for j in 0..n {
+        writeln!(w, "    let y{j} = y[{j}];").unwrap();
+        writeln!(w, "    var t{j} = 0u;").unwrap();
+    }
+    writeln!(w, "    var t_hi = 0u;").unwrap();
+    for i in 0..n {
+        writeln!(w, "    {{ // row {i}").unwrap();
+        writeln!(w, "        let xi = x[{i}];").unwrap();
+        writeln!(w, "        var c = 0u;").unwrap();
+        for j in 0..n {
+            writeln!(w, "        {{ let s = t{j} + xi * y{j} + c; t{j} = s & LIMB_MASK; c = s >> 16u; }}").unwrap();
+        }
+        writeln!(w, "        let top = t_hi + c;").unwrap();
+        writeln!(w, "        let m = (t0 * {}u) & LIMB_MASK;", k.mu).unwrap();
+        writeln!(w, "        c = (t0 + m * {}u) >> 16u;", k.modulus[0]).unwrap();
+        for j in 1..n {
+            writeln!(w, "        {{ let s = t{j} + m * {}u + c; t{} = s & LIMB_MASK; c = s >> 16u; }}", k.modulus[j], j - 1).unwrap();
+        }
+        writeln!(w, "        let s = top + c;").unwrap();
+        writeln!(w, "        t{} = s & LIMB_MASK;", n - 1).unwrap();
+        writeln!(w, "        t_hi = s >> 16u;").unwrap();
+        writeln!(w, "    }}").unwrap();
+    }
+    let limbs: Vec<String> = (0..n).map(|j| format!("t{j}")).collect();
+    writeln!(w, "    return reduce_once(Big({}), t_hi);", limbs.join(", ")).unwrap();
+    writeln!(w, "}}").unwrap();
+    src.push_str(&reduce_once_source());
+    src
+}
+
+/// `r + top·R` is below 2p: subtract p once if it is at least p.
+fn reduce_once_source() -> String {
+    "\nfn reduce_once(r: Big, top: u32) -> Big {\n    var borrow: u32;\n    let d = big_sub(r, P, &borrow);\n    return choose(r, d, top >= borrow);\n}\n".into()
+}
+// ANCHOR_END: generator

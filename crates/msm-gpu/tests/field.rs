@@ -1,0 +1,114 @@
+//! WGSL field arithmetic, every field × limb width, against num-bigint and the CPU twins
+//! (`fastmsm_mont::gpu_twin`), on the test adapter (lavapipe in CI).
+
+use fastmsm_gpu::field::{FieldKernels, LIMB_WIDTHS, Op};
+use fastmsm_gpu::testing::{block_on, gpu};
+use fastmsm_mont::{Canonical, Field, Variant, raw_product};
+use num_bigint::{BigUint, RandBigInt};
+use rand::{SeedableRng, rngs::StdRng};
+
+fn big(x: &Canonical) -> BigUint {
+    x.iter().rev().fold(BigUint::from(0u32), |acc, &w| (acc << 64u32) + w)
+}
+
+fn canonical(x: &BigUint) -> Canonical {
+    let mut out = [0u64; fastmsm_mont::WORDS];
+    for (i, d) in x.to_u64_digits().into_iter().enumerate() {
+        out[i] = d;
+    }
+    out
+}
+
+fn modulus(field: Field) -> BigUint {
+    big(&field.params().modulus)
+}
+
+/// Edge values (0, 1, 2, p−1, p−2, R mod p, 2^(bits−1), values just under p) then random ones.
+fn inputs(field: Field, r: &BigUint, random: usize, seed: u64) -> Vec<Canonical> {
+    let p = modulus(field);
+    let mut v: Vec<BigUint> = vec![0u32.into(), 1u32.into(), 2u32.into(), &p - 1u32, &p - 2u32, r % &p, BigUint::from(1u32) << (p.bits() - 1)];
+    v.extend((3u32..6).map(|k| &p - (BigUint::from(1u32) << (k * 20))));
+    let mut rng = StdRng::seed_from_u64(seed);
+    v.extend((0..random).map(|_| rng.gen_biguint_below(&p)));
+    v.iter().map(canonical).collect()
+}
+
+fn twin(limb_bits: u32) -> Variant {
+    match limb_bits {
+        12 => Variant::U32Limbs12,
+        13 => Variant::U32Limbs13,
+        14 => Variant::U32Limbs14,
+        15 => Variant::U32Limbs15,
+        16 => Variant::U32Limbs16,
+        _ => unreachable!(),
+    }
+}
+
+fn check(field: Field, limb_bits: u32) {
+    let ctx = gpu();
+    let kernels = block_on(FieldKernels::new(ctx, field, limb_bits)).unwrap();
+    let p = modulus(field);
+    let r = BigUint::from(1u32) << (kernels.limbs() as u32 * limb_bits);
+    let r_inv = r.modinv(&p).unwrap();
+    let a = inputs(field, &r, 200, limb_bits as u64);
+    let mut b = inputs(field, &r, 200, 1000 + limb_bits as u64);
+    b.rotate_left(3); // pair edges with other edges, not only with themselves
+    let (la, lb) = (kernels.to_limbs(&a), kernels.to_limbs(&b));
+    let run = |op, rhs: &[u32], iterations| kernels.from_limbs(&block_on(kernels.run(ctx, op, &la, rhs, iterations)).unwrap());
+    let label = format!("{} w={limb_bits}", field.name());
+
+    let mul = run(Op::Mul, &lb, 0);
+    let add = run(Op::Add, &lb, 0);
+    let sub = run(Op::Sub, &lb, 0);
+    let neg = run(Op::Neg, &[], 0);
+    let dbl = run(Op::Double, &[], 0);
+    let into = run(Op::IntoMont, &[], 0);
+    let out = run(Op::OutOfMont, &[], 0);
+    let chain = run(Op::Chain, &lb, 7);
+    for i in 0..a.len() {
+        let (x, y) = (big(&a[i]), big(&b[i]));
+        let ctx = format!("{label}: element {i}, a={x:#x}, b={y:#x}");
+        assert_eq!(big(&mul[i]), &x * &y * &r_inv % &p, "mul {ctx}");
+        assert_eq!(mul[i], raw_product(twin(limb_bits), field, &a[i], &b[i]).unwrap(), "mul vs CPU twin {ctx}");
+        assert_eq!(big(&add[i]), (&x + &y) % &p, "add {ctx}");
+        assert_eq!(big(&sub[i]), (&x + &p - &y) % &p, "sub {ctx}");
+        assert_eq!(big(&neg[i]), (&p - &x) % &p, "neg {ctx}");
+        assert_eq!(big(&dbl[i]), (&x * 2u32) % &p, "double {ctx}");
+        assert_eq!(big(&into[i]), &x * &r % &p, "into Montgomery form {ctx}");
+        assert_eq!(big(&out[i]), &x * &r_inv % &p, "out of Montgomery form {ctx}");
+        let expected_chain = (0..7).fold(x.clone(), |acc, _| acc * &y * &r_inv % &p);
+        assert_eq!(big(&chain[i]), expected_chain, "chain {ctx}");
+    }
+}
+
+macro_rules! field_tests {
+    ($($name:ident: $field:expr;)*) => {$(
+        #[test]
+        fn $name() {
+            for w in LIMB_WIDTHS {
+                check($field, w);
+            }
+        }
+    )*};
+}
+
+field_tests! {
+    bn254_fq: Field::Bn254Fq;
+    bn254_fr: Field::Bn254Fr;
+    bls12_377_fq: Field::Bls12_377Fq;
+    bls12_377_fr: Field::Bls12_377Fr;
+    bls12_381_fq: Field::Bls12_381Fq;
+    bls12_381_fr: Field::Bls12_381Fr;
+}
+
+#[test]
+fn rejects_unsupported_widths_and_bad_lengths() {
+    let ctx = gpu();
+    assert!(block_on(FieldKernels::new(ctx, Field::Bn254Fq, 17)).is_err());
+    assert!(block_on(FieldKernels::new(ctx, Field::Bn254Fq, 11)).is_err());
+    let k = block_on(FieldKernels::new(ctx, Field::Bn254Fq, 13)).unwrap();
+    let err = block_on(k.run(ctx, Op::Mul, &[0; 20], &[0; 40], 0)).unwrap_err().to_string();
+    assert!(err.contains("lengths differ"), "{err}");
+    let err = block_on(k.run(ctx, Op::Add, &[0; 21], &[0; 21], 0)).unwrap_err().to_string();
+    assert!(err.contains("whole number"), "{err}");
+}
