@@ -11,7 +11,8 @@ use crate::transfer::{dispatch_grid, output_u32, read_u32, uniform_u32, upload_u
 use crate::{GpuContext, GpuError, wgsl};
 
 const SHADER: &str = include_str!("../../../shaders/field.wgsl");
-const WORKGROUP_SIZE: u32 = 64;
+/// Invocations per workgroup of every field kernel.
+pub const WORKGROUP_SIZE: u32 = 64;
 
 /// The limb widths WGSL field arithmetic supports: a product of two limbs must fit a u32.
 pub const LIMB_WIDTHS: [u32; 5] = [12, 13, 14, 15, 16];
@@ -50,12 +51,13 @@ impl Op {
 /// Compiled field kernels for one (field, limb width).
 pub struct FieldKernels {
     pub constants: LimbConstants,
+    pub workgroup_size: u32,
     layout: wgpu::BindGroupLayout,
     pipelines: Vec<(Op, wgpu::ComputePipeline)>,
 }
 
 /// The WGSL source for `field` with `limb_bits`-bit limbs (also what the book shows).
-pub fn shader_source(constants: &LimbConstants) -> Result<String, GpuError> {
+pub fn shader_source(constants: &LimbConstants, workgroup_size: u32) -> Result<String, GpuError> {
     let list = |limbs: &[u32]| limbs.iter().map(|l| format!("{l}u")).collect::<Vec<_>>().join(", ");
     let mut one = vec![0u32; constants.limbs];
     one[0] = 1;
@@ -65,7 +67,7 @@ pub fn shader_source(constants: &LimbConstants) -> Result<String, GpuError> {
             ("NUM_LIMBS", constants.limbs.to_string()),
             ("LIMB_BITS", constants.limb_bits.to_string()),
             ("LIMB_MASK", ((1u32 << constants.limb_bits) - 1).to_string()),
-            ("WORKGROUP_SIZE", WORKGROUP_SIZE.to_string()),
+            ("WORKGROUP_SIZE", workgroup_size.to_string()),
             ("MODULUS", list(&constants.modulus)),
             ("R_SQUARED", list(&constants.r_squared)),
             ("ONE", list(&one)),
@@ -76,11 +78,22 @@ pub fn shader_source(constants: &LimbConstants) -> Result<String, GpuError> {
 
 impl FieldKernels {
     pub async fn new(ctx: &GpuContext, field: Field, limb_bits: u32) -> Result<Self, GpuError> {
+        Self::with_workgroup_size(ctx, field, limb_bits, WORKGROUP_SIZE).await
+    }
+
+    pub async fn with_workgroup_size(ctx: &GpuContext, field: Field, limb_bits: u32, workgroup_size: u32) -> Result<Self, GpuError> {
+        if workgroup_size == 0 || workgroup_size > ctx.limits.max_compute_workgroup_size_x {
+            return Err(GpuError::LimitExceeded {
+                what: "workgroup size".into(),
+                needed: workgroup_size.into(),
+                limit: ctx.limits.max_compute_workgroup_size_x.into(),
+            });
+        }
         if !LIMB_WIDTHS.contains(&limb_bits) {
             return Err(GpuError::Input(format!("{limb_bits}-bit limbs: WGSL field arithmetic supports {LIMB_WIDTHS:?}")));
         }
         let constants = limb_constants(field.params(), limb_bits).map_err(|e| GpuError::Input(e.to_string()))?;
-        let source = shader_source(&constants)?;
+        let source = shader_source(&constants, workgroup_size)?;
         // Shader or pipeline errors come back as a GpuError instead of wgpu's default panic.
         let scope = ctx.device.push_error_scope(wgpu::ErrorFilter::Validation);
         let module = ctx.device.create_shader_module(wgpu::ShaderModuleDescriptor {
@@ -137,7 +150,7 @@ impl FieldKernels {
         if let Some(error) = scope.pop().await {
             return Err(GpuError::Validation(format!("{} with {limb_bits}-bit limbs: {error}", field.name())));
         }
-        Ok(Self { constants, layout, pipelines })
+        Ok(Self { constants, workgroup_size, layout, pipelines })
     }
 
     pub fn limbs(&self) -> usize {
@@ -166,23 +179,28 @@ impl FieldKernels {
         let rhs_buf = upload_u32(ctx, "rhs", rhs);
         let out_buf = output_u32(ctx, "out", lhs.len());
         let params = uniform_u32(ctx, "params", &[count as u32, iterations, 0, 0]);
-        let bind_group = ctx.device.create_bind_group(&wgpu::BindGroupDescriptor {
+        let bind_group = self.bind_group(ctx, &lhs_buf, &rhs_buf, &out_buf, &params);
+        (out_buf, bind_group)
+    }
+
+    /// Binds caller-owned buffers (benchmarks reuse them across dispatches).
+    pub fn bind_group(&self, ctx: &GpuContext, lhs: &wgpu::Buffer, rhs: &wgpu::Buffer, out: &wgpu::Buffer, params: &wgpu::Buffer) -> wgpu::BindGroup {
+        ctx.device.create_bind_group(&wgpu::BindGroupDescriptor {
             label: Some("field"),
             layout: &self.layout,
             entries: &[
-                wgpu::BindGroupEntry { binding: 0, resource: lhs_buf.as_entire_binding() },
-                wgpu::BindGroupEntry { binding: 1, resource: rhs_buf.as_entire_binding() },
-                wgpu::BindGroupEntry { binding: 2, resource: out_buf.as_entire_binding() },
+                wgpu::BindGroupEntry { binding: 0, resource: lhs.as_entire_binding() },
+                wgpu::BindGroupEntry { binding: 1, resource: rhs.as_entire_binding() },
+                wgpu::BindGroupEntry { binding: 2, resource: out.as_entire_binding() },
                 wgpu::BindGroupEntry { binding: 3, resource: params.as_entire_binding() },
             ],
-        });
-        (out_buf, bind_group)
+        })
     }
 
     /// Records and submits one dispatch of `op`; returns as soon as it is queued.
     pub fn dispatch(&self, ctx: &GpuContext, op: Op, bind_group: &wgpu::BindGroup, count: usize) -> Result<(), GpuError> {
         let pipeline = &self.pipelines.iter().find(|(o, _)| *o == op).expect("every op has a pipeline").1;
-        let (x, y) = dispatch_grid(ctx, (count as u32).div_ceil(WORKGROUP_SIZE))?;
+        let (x, y) = dispatch_grid(ctx, (count as u32).div_ceil(self.workgroup_size))?;
         let mut encoder = ctx.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("field") });
         {
             let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor { label: Some(op.entry_point()), timestamp_writes: None });

@@ -54,14 +54,12 @@ fn reduced_radix(k: &LimbConstants) -> String {
         writeln!(w, "    }}").unwrap();
     }
     // The column sums are below 2^32 but not yet limbs: carry once through, then subtract p if needed.
-    writeln!(w, "    var r: Big;").unwrap();
     writeln!(w, "    var c = 0u;").unwrap();
     for j in 0..n {
-        writeln!(w, "    {{ let t = s{j} + c; r[{j}] = t & LIMB_MASK; c = t >> LIMB_BITS; }}").unwrap();
+        writeln!(w, "    {{ let t = s{j} + c; s{j} = t & LIMB_MASK; c = t >> LIMB_BITS; }}").unwrap();
     }
-    writeln!(w, "    return reduce_once(r, 0u);").unwrap();
+    reduce_once(w, k, "s", "0u");
     writeln!(w, "}}").unwrap();
-    src.push_str(&reduce_once_source());
     src
 }
 
@@ -95,15 +93,20 @@ fn cios16(k: &LimbConstants) -> String {
         writeln!(w, "        t_hi = s >> 16u;").unwrap();
         writeln!(w, "    }}").unwrap();
     }
-    let limbs: Vec<String> = (0..n).map(|j| format!("t{j}")).collect();
-    writeln!(w, "    return reduce_once(Big({}), t_hi);", limbs.join(", ")).unwrap();
+    reduce_once(w, k, "t", "t_hi");
     writeln!(w, "}}").unwrap();
-    src.push_str(&reduce_once_source());
     src
 }
 
-/// `r + top·R` is below 2p: subtract p once if it is at least p.
-fn reduce_once_source() -> String {
-    "\nfn reduce_once(r: Big, top: u32) -> Big {\n    var borrow: u32;\n    let d = big_sub(r, P, &borrow);\n    return choose(r, d, top >= borrow);\n}\n".into()
+/// Emits the return of `v + top·R` (limbs named `{v}0…`, below 2p) reduced below p: subtract p,
+/// keep the difference unless it borrowed past `top`. Scalars only, so nothing leaves registers.
+fn reduce_once(w: &mut String, k: &LimbConstants, v: &str, top: &str) {
+    writeln!(w, "    var borrow = 0u;").unwrap();
+    for j in 0..k.limbs {
+        writeln!(w, "    let d{j} = {v}{j} - {}u - borrow; borrow = d{j} >> 31u;", k.modulus[j]).unwrap();
+    }
+    writeln!(w, "    let keep = {top} < borrow; // v < p: the subtraction went negative").unwrap();
+    let limbs: Vec<String> = (0..k.limbs).map(|j| format!("select(d{j} & LIMB_MASK, {v}{j}, keep)")).collect();
+    writeln!(w, "    return Big({});", limbs.join(", ")).unwrap();
 }
 // ANCHOR_END: generator
