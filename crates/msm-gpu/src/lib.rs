@@ -8,6 +8,7 @@
 //! * [`field`] is prime-field arithmetic for 12- to 16-bit limbs; [`mont_wgsl`] generates its
 //!   Montgomery product.
 
+pub mod bench;
 pub mod bigint;
 pub mod context;
 pub mod error;

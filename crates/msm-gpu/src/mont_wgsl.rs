@@ -110,3 +110,22 @@ fn reduce_once(w: &mut String, k: &LimbConstants, v: &str, top: &str) {
     writeln!(w, "    return Big({});", limbs.join(", ")).unwrap();
 }
 // ANCHOR_END: generator
+
+/// Integer operations in one generated Montgomery product: the cost model of the chapter
+/// "Montgomery in WGSL" (every operator of the straight-line body is one GPU integer instruction
+/// before the compiler fuses multiply-adds).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OpCount {
+    pub multiplies: usize,
+    /// Additions, subtractions, shifts, masks and selects.
+    pub others: usize,
+}
+
+pub fn count_ops(k: &LimbConstants) -> OpCount {
+    let src = mont_mul_source(k);
+    let count = |pat: &str| src.matches(pat).count();
+    OpCount {
+        multiplies: count(" * "),
+        others: count(" + ") + count(" - ") + count(" >> ") + count(" & ") + count("select("),
+    }
+}

@@ -1,0 +1,159 @@
+//! The WGSL Montgomery throughput benchmark, shared by the native binary (`wgsl-mont-bench`) and
+//! the browser widget: `threads` invocations each run `iterations` dependent products; the clock
+//! is supplied by the caller (`Instant` natively, `performance.now()` in a browser).
+
+use fastmsm_mont::{Canonical, Field, Variant, raw_product};
+
+use crate::field::{FieldKernels, Op};
+use crate::{GpuContext, GpuError, transfer};
+
+/// One configuration's measurement: products per second for every timed repetition.
+#[derive(Clone, Debug)]
+pub struct ChainThroughput {
+    pub field: Field,
+    pub limb_bits: u32,
+    pub limbs: usize,
+    pub n_safe: u64,
+    /// Integer operations in one product, from the generated WGSL.
+    pub ops: crate::mont_wgsl::OpCount,
+    pub workgroup_size: u32,
+    pub threads: usize,
+    pub iterations: u32,
+    /// Seconds per repetition, in run order.
+    pub seconds: Vec<f64>,
+    /// A spread sample of outputs matched the CPU twin chained the same way.
+    pub verified: bool,
+}
+
+impl ChainThroughput {
+    /// Products per second per repetition, sorted ascending.
+    pub fn rates(&self) -> Vec<f64> {
+        let products = self.threads as f64 * self.iterations as f64;
+        let mut r: Vec<f64> = self.seconds.iter().map(|s| products / s).collect();
+        r.sort_by(f64::total_cmp);
+        r
+    }
+
+    pub fn median_rate(&self) -> f64 {
+        let r = self.rates();
+        let n = r.len();
+        if n % 2 == 1 { r[n / 2] } else { (r[n / 2 - 1] + r[n / 2]) / 2.0 }
+    }
+}
+
+/// The CPU twin (`fastmsm_mont::gpu_twin`) of the WGSL product with `limb_bits`-bit limbs.
+pub fn cpu_twin(limb_bits: u32) -> Option<Variant> {
+    Some(match limb_bits {
+        12 => Variant::U32Limbs12,
+        13 => Variant::U32Limbs13,
+        14 => Variant::U32Limbs14,
+        15 => Variant::U32Limbs15,
+        16 => Variant::U32Limbs16,
+        _ => return None,
+    })
+}
+
+/// Deterministic varied elements below p (xorshift64; quality does not matter, variety does).
+pub fn sample_elements(field: Field, count: usize, seed: u64) -> Vec<Canonical> {
+    let p = field.params().modulus;
+    let top = (0..p.len()).rev().find(|&i| p[i] != 0).expect("p is not zero");
+    let mut s = seed | 1;
+    let mut next = move || {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        s
+    };
+    (0..count)
+        .map(|_| {
+            let mut v = [0u64; fastmsm_mont::WORDS];
+            for (i, word) in v.iter_mut().enumerate().take(top + 1) {
+                *word = if i == top { next() % p[top] } else { next() }; // top word below p's: v < p
+            }
+            v
+        })
+        .collect()
+}
+
+/// Waits until the GPU has finished everything submitted so far (portable: on the web the
+/// callback fires from the browser's event loop; natively we poll).
+pub async fn wait_idle(ctx: &GpuContext) -> Result<(), GpuError> {
+    let (sender, receiver) = futures_channel::oneshot::channel();
+    ctx.queue.on_submitted_work_done(move || {
+        let _ = sender.send(());
+    });
+    #[cfg(not(target_arch = "wasm32"))]
+    ctx.device
+        .poll(wgpu::PollType::wait_indefinitely())
+        .map_err(|e| GpuError::Validation(e.to_string()))?;
+    receiver.await.map_err(|_| GpuError::Validation("the device was lost while waiting".into()))
+}
+
+/// Runs the benchmark for one configuration: warm-up, `reps` timed dispatches, verification of
+/// `verify_samples` outputs spread over the threads.
+#[allow(clippy::too_many_arguments)]
+pub async fn chain_throughput(
+    ctx: &GpuContext,
+    field: Field,
+    limb_bits: u32,
+    workgroup_size: u32,
+    threads: usize,
+    iterations: u32,
+    reps: usize,
+    verify_samples: usize,
+    now_seconds: &dyn Fn() -> f64,
+) -> Result<ChainThroughput, GpuError> {
+    if threads == 0 || reps == 0 {
+        return Err(GpuError::Input("threads and repetitions must be at least 1".into()));
+    }
+    let kernels = FieldKernels::with_workgroup_size(ctx, field, limb_bits, workgroup_size).await?;
+    let x = sample_elements(field, threads, 0x9e37_79b9 + limb_bits as u64);
+    let y = sample_elements(field, threads, 0x85eb_ca6b + limb_bits as u64);
+    let (lx, ly) = (kernels.to_limbs(&x), kernels.to_limbs(&y));
+    let binding_limit = ctx.limits.max_storage_buffer_binding_size;
+    if (lx.len() * 4) as u64 > binding_limit {
+        return Err(GpuError::LimitExceeded { what: format!("{threads} elements"), needed: (lx.len() * 4) as u64, limit: binding_limit });
+    }
+    let lhs = transfer::upload_u32(ctx, "x", &lx);
+    let rhs = transfer::upload_u32(ctx, "y", &ly);
+    let out = transfer::output_u32(ctx, "out", lx.len());
+    let params = transfer::uniform_u32(ctx, "params", &[threads as u32, iterations, 0, 0]);
+    let bind_group = kernels.bind_group(ctx, &lhs, &rhs, &out, &params);
+
+    // Warm-up: the first dispatches pay for driver-side compilation and clock ramp-up.
+    for _ in 0..2 {
+        kernels.dispatch(ctx, Op::Chain, &bind_group, threads)?;
+        wait_idle(ctx).await?;
+    }
+    let mut seconds = Vec::with_capacity(reps);
+    for _ in 0..reps {
+        let start = now_seconds();
+        kernels.dispatch(ctx, Op::Chain, &bind_group, threads)?;
+        wait_idle(ctx).await?;
+        seconds.push(now_seconds() - start);
+    }
+
+    let result = kernels.from_limbs(&transfer::read_u32(ctx, &out, lx.len()).await?);
+    let twin = cpu_twin(limb_bits).expect("width checked by FieldKernels");
+    let stride = (threads / verify_samples.max(1)).max(1);
+    let mut verified = true;
+    for i in (0..threads).step_by(stride) {
+        let mut acc = x[i];
+        for _ in 0..iterations {
+            acc = raw_product(twin, field, &acc, &y[i]).map_err(|e| GpuError::Input(e.to_string()))?;
+        }
+        verified &= acc == result[i];
+    }
+    Ok(ChainThroughput {
+        field,
+        limb_bits,
+        limbs: kernels.limbs(),
+        n_safe: kernels.constants.n_safe(),
+        ops: crate::mont_wgsl::count_ops(&kernels.constants),
+        workgroup_size,
+        threads,
+        iterations,
+        seconds,
+        verified,
+    })
+}

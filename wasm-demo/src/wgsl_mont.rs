@@ -1,0 +1,71 @@
+//! The "Montgomery in WGSL" widget: WGSL Montgomery-product throughput per limb width on the
+//! reader's GPU, each run verified against the CPU twin compiled into this same module.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use fastmsm_gpu::GpuContext;
+use fastmsm_gpu::bench::chain_throughput;
+use fastmsm_mont::Field;
+use serde::Serialize;
+use wasm_bindgen::prelude::*;
+
+thread_local! {
+    // One device per worker: opening a WebGPU device costs far more than a small benchmark run.
+    static CONTEXT: RefCell<Option<Rc<GpuContext>>> = const { RefCell::new(None) };
+}
+
+async fn context() -> Result<Rc<GpuContext>, JsValue> {
+    if let Some(ctx) = CONTEXT.with(|c| c.borrow().clone()) {
+        return Ok(ctx);
+    }
+    let ctx = Rc::new(GpuContext::new().await.map_err(|e| JsValue::from_str(&e.to_string()))?);
+    CONTEXT.with(|c| *c.borrow_mut() = Some(ctx.clone()));
+    Ok(ctx)
+}
+
+fn now_seconds() -> f64 {
+    // performance.now() of the worker's global scope, in seconds.
+    let global = js_sys::global();
+    let performance = js_sys::Reflect::get(&global, &"performance".into()).expect("performance exists");
+    let now: js_sys::Function = js_sys::Reflect::get(&performance, &"now".into()).expect("now exists").into();
+    now.call0(&performance).expect("performance.now()").as_f64().expect("a number") / 1000.0
+}
+
+#[derive(Serialize)]
+struct Run {
+    field: &'static str,
+    limb_bits: u32,
+    limbs: usize,
+    n_safe: u64,
+    threads: usize,
+    iterations: u32,
+    /// Products per second for each repetition, ascending.
+    rates: Vec<f64>,
+    verified: bool,
+    adapter: String,
+}
+
+/// Times `threads` × `iterations` chained WGSL Montgomery products for one field and limb width.
+#[wasm_bindgen]
+pub async fn wgsl_mont_bench(field: String, limb_bits: u32, threads: usize, iterations: u32, reps: usize) -> Result<JsValue, JsValue> {
+    let field = Field::ALL
+        .into_iter()
+        .find(|f| f.name() == field)
+        .ok_or_else(|| JsValue::from_str(&format!("unknown field {field}")))?;
+    let ctx = context().await?;
+    let r = chain_throughput(&ctx, field, limb_bits, fastmsm_gpu::field::WORKGROUP_SIZE, threads, iterations, reps, 16, &now_seconds)
+        .await
+        .map_err(|e| JsValue::from_str(&e.to_string()))?;
+    crate::to_js(&Run {
+        field: field.name(),
+        limb_bits,
+        limbs: r.limbs,
+        n_safe: r.n_safe,
+        threads,
+        iterations,
+        rates: r.rates(),
+        verified: r.verified,
+        adapter: ctx.info.name.clone(),
+    })
+}
