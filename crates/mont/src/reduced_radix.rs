@@ -1,0 +1,53 @@
+//! Mitscha-Baude's reduced-radix Montgomery multiplication: 26- to 30-bit limbs in 64-bit words.
+
+use crate::carry_budget::carry_budget;
+use crate::params::{MontParams, mask};
+use crate::primitives::normalize_and_reduce;
+
+// ANCHOR: reduced_radix
+/// Montgomery product with `W`-bit limbs (26 ≤ W ≤ 30) held in u64 words, carrying only every
+/// `nSafe` steps (G. Mitscha-Baude, "montgomery: Fast MSM in WebAssembly", ZPrize 2022,
+/// github.com/mitschabaude/montgomery, section "13 x 30 bit multiplication").
+///
+/// The loop is the iterative (FIOS) form: step (i, j) adds `x[i]·y[j] + q·p[j]` to column j and
+/// moves it down to j − 1. A `W`-bit product leaves 64 − 2W bits of headroom, so the column sums
+/// may grow unsplit for `nSafe` steps ([`crate::carry_budget()`]); the carry (shift + mask + add,
+/// three Wasm instructions) is done only at steps with `j % nSafe == 0`, and its value joins the
+/// very next step. The modulus must satisfy w·N > bits (R > 2p): then the top column never
+/// overflows a limb and no spill word is kept. Inputs below p give an output below p.
+#[inline(always)]
+pub fn mont_mul_reduced_radix<const W: u32, const N: usize>(
+    x: &[u64; N],
+    y: &[u64; N],
+    k: &MontParams<N>,
+) -> [u64; N] {
+    let n_safe = const {
+        assert!(W >= 26 && W <= 30, "reduced radix is for 26..=30-bit limbs");
+        carry_budget(W, 64).n_safe as usize
+    };
+    debug_assert_eq!(k.width, W);
+    let m = mask(W);
+    let p = &k.p;
+    let mut s = [0u64; N]; // column sums, not necessarily below 2^W
+    for &xi in x.iter() {
+        let t = s[0] + xi * y[0];
+        let q = t.wrapping_mul(k.mu) & m;
+        let mut c = (t + q * p[0]) >> W; // the low W bits are zero by the choice of q
+        for j in 1..N {
+            let mut t = s[j] + xi * y[j] + q * p[j];
+            if (j - 1) % n_safe == 0 {
+                t += c; // the carry made one step ago
+            }
+            if j % n_safe == 0 {
+                c = t >> W;
+                s[j - 1] = t & m;
+            } else {
+                s[j - 1] = t;
+            }
+        }
+        // a carry made at the last step becomes the new top column
+        s[N - 1] = if (N - 1) % n_safe == 0 { c } else { 0 };
+    }
+    normalize_and_reduce(&s, p, W)
+}
+// ANCHOR_END: reduced_radix
