@@ -97,6 +97,94 @@ fn to_mont(a: Big) -> Big {
     return mont_mul(a, R_SQUARED);
 }
 
+// ANCHOR: barrett
+// Conversion into Montgomery form by Barrett reduction (as Derei & Koh do): a·R mod p is computed as
+// the Barrett reduction of t = a·(R mod p) < p² < 4^k, where k is the bit length of p and
+// m = ⌊4^k / p⌋. Loops over local arrays are fine here: this runs once per input, not per product.
+const BARRETT_K: u32 = {{BARRETT_K}}u;
+const BARRETT_M_LIMBS: u32 = {{BARRETT_M_LIMBS}}u;
+const WIDE: u32 = 2u * NUM_LIMBS + 2u;
+alias Wide = array<u32, WIDE>;
+const BARRETT_M = array<u32, BARRETT_M_LIMBS>({{BARRETT_M}});
+const R_MOD_P = Big({{R_MOD_P}});
+
+fn widen(a: Big) -> Wide {
+    var r: Wide;
+    for (var i = 0u; i < NUM_LIMBS; i++) {
+        r[i] = a[i];
+    }
+    return r;
+}
+
+// a·b, where a has a_len limbs and b has b_len; carrying after every product keeps each step below
+// 2^(2w) ≤ 2^32 even for 16-bit limbs.
+fn wide_mul(a: Wide, a_len: u32, b: Wide, b_len: u32) -> Wide {
+    var t: Wide;
+    for (var i = 0u; i < a_len; i++) {
+        var c = 0u;
+        for (var j = 0u; j < b_len; j++) {
+            let s = t[i + j] + a[i] * b[j] + c;
+            t[i + j] = s & LIMB_MASK;
+            c = s >> LIMB_BITS;
+        }
+        t[i + b_len] = c;
+    }
+    return t;
+}
+
+// ⌊t / 2^bits⌋
+fn wide_shr(t: Wide, bits: u32) -> Wide {
+    var r: Wide;
+    let limb_shift = bits / LIMB_BITS;
+    let bit_shift = bits % LIMB_BITS;
+    for (var i = 0u; i + limb_shift < WIDE; i++) {
+        var v = t[i + limb_shift] >> bit_shift;
+        if (bit_shift != 0u && i + limb_shift + 1u < WIDE) {
+            v |= t[i + limb_shift + 1u] << (LIMB_BITS - bit_shift);
+        }
+        r[i] = v & LIMB_MASK;
+    }
+    return r;
+}
+
+fn to_mont_barrett(a: Big) -> Big {
+    var m: Wide;
+    for (var i = 0u; i < BARRETT_M_LIMBS; i++) {
+        m[i] = BARRETT_M[i];
+    }
+    let t = wide_mul(widen(a), NUM_LIMBS, widen(R_MOD_P), NUM_LIMBS);
+    let q1 = wide_shr(t, BARRETT_K - 1u);                       // < 2^(k+1): fits NUM_LIMBS limbs
+    let q3 = wide_shr(wide_mul(q1, NUM_LIMBS, m, BARRETT_M_LIMBS), BARRETT_K + 1u);
+    let qp = wide_mul(q3, NUM_LIMBS, widen(P), NUM_LIMBS);
+    // r = t − q3·p is below 3p < 2^(w·(NUM_LIMBS+1)): NUM_LIMBS + 1 limbs hold it exactly.
+    var r: Wide;
+    var borrow = 0u;
+    for (var i = 0u; i <= NUM_LIMBS; i++) {
+        let d = t[i] - qp[i] - borrow;
+        r[i] = d & LIMB_MASK;
+        borrow = d >> 31u;
+    }
+    let p = widen(P);
+    for (var round = 0u; round < 2u; round++) {
+        var s: Wide;
+        borrow = 0u;
+        for (var i = 0u; i <= NUM_LIMBS; i++) {
+            let d = r[i] - p[i] - borrow;
+            s[i] = d & LIMB_MASK;
+            borrow = d >> 31u;
+        }
+        if (borrow == 0u) {
+            r = s;
+        }
+    }
+    var out: Big;
+    for (var i = 0u; i < NUM_LIMBS; i++) {
+        out[i] = r[i];
+    }
+    return out;
+}
+// ANCHOR_END: barrett
+
 fn from_mont(a: Big) -> Big {
     return mont_mul(a, ONE);
 }
@@ -174,6 +262,12 @@ fn double(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups
 fn into_mont(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
     let i = element_index(gid, groups);
     if (i < params.count) { store(i, to_mont(load_lhs(i))); }
+}
+
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn into_mont_barrett(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
+    let i = element_index(gid, groups);
+    if (i < params.count) { store(i, to_mont_barrett(load_lhs(i))); }
 }
 
 @compute @workgroup_size(WORKGROUP_SIZE)

@@ -6,6 +6,7 @@ use std::rc::Rc;
 
 use fastmsm_gpu::GpuContext;
 use fastmsm_gpu::bench::chain_throughput;
+use fastmsm_gpu::field::FieldKernelCache;
 use fastmsm_mont::Field;
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
@@ -13,6 +14,8 @@ use wasm_bindgen::prelude::*;
 thread_local! {
     // One device per worker: opening a WebGPU device costs far more than a small benchmark run.
     static CONTEXT: RefCell<Option<Rc<GpuContext>>> = const { RefCell::new(None) };
+    // Pipelines are compiled once per (field, width) and reused by later runs.
+    static KERNELS: Rc<RefCell<FieldKernelCache>> = Rc::new(RefCell::new(FieldKernelCache::default()));
 }
 
 async fn context() -> Result<Rc<GpuContext>, JsValue> {
@@ -54,7 +57,10 @@ pub async fn wgsl_mont_bench(field: String, limb_bits: u32, threads: usize, iter
         .find(|f| f.name() == field)
         .ok_or_else(|| JsValue::from_str(&format!("unknown field {field}")))?;
     let ctx = context().await?;
-    let r = chain_throughput(&ctx, field, limb_bits, fastmsm_gpu::field::WORKGROUP_SIZE, threads, iterations, reps, 16, &now_seconds)
+    // The worker runs one task at a time, so holding the cache across the await cannot conflict.
+    let kernels = KERNELS.with(Rc::clone);
+    let mut cache = kernels.borrow_mut();
+    let r = chain_throughput(&ctx, &mut cache, field, limb_bits, fastmsm_gpu::field::WORKGROUP_SIZE, threads, iterations, reps, 16, &now_seconds)
         .await
         .map_err(|e| JsValue::from_str(&e.to_string()))?;
     crate::to_js(&Run {

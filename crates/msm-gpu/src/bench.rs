@@ -4,7 +4,7 @@
 
 use fastmsm_mont::{Canonical, Field, Variant, raw_product};
 
-use crate::field::{FieldKernels, Op};
+use crate::field::Op;
 use crate::{GpuContext, GpuError, transfer};
 
 /// One configuration's measurement: products per second for every timed repetition.
@@ -94,6 +94,7 @@ pub async fn wait_idle(ctx: &GpuContext) -> Result<(), GpuError> {
 #[allow(clippy::too_many_arguments)]
 pub async fn chain_throughput(
     ctx: &GpuContext,
+    cache: &mut crate::field::FieldKernelCache,
     field: Field,
     limb_bits: u32,
     workgroup_size: u32,
@@ -106,7 +107,7 @@ pub async fn chain_throughput(
     if threads == 0 || reps == 0 {
         return Err(GpuError::Input("threads and repetitions must be at least 1".into()));
     }
-    let kernels = FieldKernels::with_workgroup_size(ctx, field, limb_bits, workgroup_size).await?;
+    let kernels = cache.get(ctx, field, limb_bits, workgroup_size).await?;
     let x = sample_elements(field, threads, 0x9e37_79b9 + limb_bits as u64);
     let y = sample_elements(field, threads, 0x85eb_ca6b + limb_bits as u64);
     let (lx, ly) = (kernels.to_limbs(&x), kernels.to_limbs(&y));

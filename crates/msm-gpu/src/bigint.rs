@@ -94,7 +94,7 @@ impl BigIntAdder {
         if lhs.len() != rhs.len() {
             return Err(GpuError::Input(format!("operand lengths differ: {} vs {} limbs", lhs.len(), rhs.len())));
         }
-        if lhs.len() % self.num_limbs != 0 {
+        if !lhs.len().is_multiple_of(self.num_limbs) {
             return Err(GpuError::Input(format!(
                 "{} limbs is not a whole number of {}-limb integers",
                 lhs.len(),

@@ -55,16 +55,26 @@ impl GpuContext {
 }
 
 async fn request_adapter() -> Result<wgpu::Adapter, GpuError> {
-    let instance = wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
-    instance
-        .request_adapter(&wgpu::RequestAdapterOptions {
+    // Primary backends (Vulkan, Metal, DX12, WebGPU) first; OpenGL only if none of them has an
+    // adapter (probing GL needs a display server and prints errors on headless machines).
+    // WGPU_BACKEND in the environment still overrides both.
+    let mut last_error = String::new();
+    for backends in [wgpu::Backends::PRIMARY, wgpu::Backends::all()] {
+        let mut desc = wgpu::InstanceDescriptor::new_without_display_handle();
+        desc.backends = backends;
+        let instance = wgpu::Instance::new(desc.with_env());
+        let options = wgpu::RequestAdapterOptions {
             power_preference: wgpu::PowerPreference::HighPerformance,
             force_fallback_adapter: false,
             compatible_surface: None,
             apply_limit_buckets: false,
-        })
-        .await
-        .map_err(|e| GpuError::NoAdapter(e.to_string()))
+        };
+        match instance.request_adapter(&options).await {
+            Ok(adapter) => return Ok(adapter),
+            Err(e) => last_error = e.to_string(),
+        }
+    }
+    Err(GpuError::NoAdapter(last_error))
 }
 
 /// Describes the adapter without opening a device (used by the "What can my browser do?" widget).

@@ -25,14 +25,17 @@ pub enum Op {
     Sub,
     Neg,
     Double,
+    /// Into Montgomery form by one product with R² mod p.
     IntoMont,
+    /// Into Montgomery form by Barrett reduction of x·(R mod p).
+    IntoMontBarrett,
     OutOfMont,
     /// x ← x·y repeated `iterations` times (the benchmark loop).
     Chain,
 }
 
 impl Op {
-    pub const ALL: [Op; 8] = [Op::Mul, Op::Add, Op::Sub, Op::Neg, Op::Double, Op::IntoMont, Op::OutOfMont, Op::Chain];
+    pub const ALL: [Op; 9] = [Op::Mul, Op::Add, Op::Sub, Op::Neg, Op::Double, Op::IntoMont, Op::IntoMontBarrett, Op::OutOfMont, Op::Chain];
 
     fn entry_point(self) -> &'static str {
         match self {
@@ -42,6 +45,7 @@ impl Op {
             Op::Neg => "neg",
             Op::Double => "double",
             Op::IntoMont => "into_mont",
+            Op::IntoMontBarrett => "into_mont_barrett",
             Op::OutOfMont => "out_of_mont",
             Op::Chain => "chain",
         }
@@ -70,6 +74,10 @@ pub fn shader_source(constants: &LimbConstants, workgroup_size: u32) -> Result<S
             ("WORKGROUP_SIZE", workgroup_size.to_string()),
             ("MODULUS", list(&constants.modulus)),
             ("R_SQUARED", list(&constants.r_squared)),
+            ("R_MOD_P", list(&constants.r_mod_p)),
+            ("BARRETT_K", constants.barrett_n.to_string()),
+            ("BARRETT_M_LIMBS", constants.barrett_m.len().to_string()),
+            ("BARRETT_M", list(&constants.barrett_m)),
             ("ONE", list(&one)),
             ("MONT_MUL", mont_mul_source(constants)),
         ],
@@ -161,7 +169,7 @@ impl FieldKernels {
     /// below 2^w and each element below p). One-argument ops ignore `rhs` (pass an empty slice).
     pub async fn run(&self, ctx: &GpuContext, op: Op, lhs: &[u32], rhs: &[u32], iterations: u32) -> Result<Vec<u32>, GpuError> {
         let n = self.limbs();
-        if lhs.len() % n != 0 {
+        if !lhs.len().is_multiple_of(n) {
             return Err(GpuError::Input(format!("{} limbs is not a whole number of {n}-limb elements", lhs.len())));
         }
         let count = lhs.len() / n;
@@ -239,5 +247,24 @@ impl FieldKernels {
                 v
             })
             .collect()
+    }
+}
+
+/// Builds [`FieldKernels`] once per (field, limb width, workgroup size) and hands out shared
+/// references afterwards: shader compilation costs far more than a typical dispatch.
+#[derive(Default)]
+pub struct FieldKernelCache {
+    entries: Vec<((Field, u32, u32), std::sync::Arc<FieldKernels>)>,
+}
+
+impl FieldKernelCache {
+    pub async fn get(&mut self, ctx: &GpuContext, field: Field, limb_bits: u32, workgroup_size: u32) -> Result<std::sync::Arc<FieldKernels>, GpuError> {
+        let key = (field, limb_bits, workgroup_size);
+        if let Some((_, k)) = self.entries.iter().find(|(k, _)| *k == key) {
+            return Ok(k.clone());
+        }
+        let kernels = std::sync::Arc::new(FieldKernels::with_workgroup_size(ctx, field, limb_bits, workgroup_size).await?);
+        self.entries.push((key, kernels.clone()));
+        Ok(kernels)
     }
 }

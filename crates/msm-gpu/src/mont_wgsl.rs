@@ -49,7 +49,7 @@ fn reduced_radix(k: &LimbConstants) -> String {
                 writeln!(w, "        s{} = t{j};", j - 1).unwrap();
             }
         }
-        let top = if (n - 1) % n_safe == 0 { "c" } else { "0u" };
+        let top = if (n - 1).is_multiple_of(n_safe) { "c" } else { "0u" };
         writeln!(w, "        s{} = {top};", n - 1).unwrap();
         writeln!(w, "    }}").unwrap();
     }

@@ -63,6 +63,7 @@ fn check(field: Field, limb_bits: u32) {
     let neg = run(Op::Neg, &[], 0);
     let dbl = run(Op::Double, &[], 0);
     let into = run(Op::IntoMont, &[], 0);
+    let barrett = run(Op::IntoMontBarrett, &[], 0);
     let out = run(Op::OutOfMont, &[], 0);
     let chain = run(Op::Chain, &lb, 7);
     for i in 0..a.len() {
@@ -75,6 +76,7 @@ fn check(field: Field, limb_bits: u32) {
         assert_eq!(big(&neg[i]), (&p - &x) % &p, "neg {ctx}");
         assert_eq!(big(&dbl[i]), (&x * 2u32) % &p, "double {ctx}");
         assert_eq!(big(&into[i]), &x * &r % &p, "into Montgomery form {ctx}");
+        assert_eq!(big(&barrett[i]), &x * &r % &p, "into Montgomery form by Barrett {ctx}");
         assert_eq!(big(&out[i]), &x * &r_inv % &p, "out of Montgomery form {ctx}");
         let expected_chain = (0..7).fold(x.clone(), |acc, _| acc * &y * &r_inv % &p);
         assert_eq!(big(&chain[i]), expected_chain, "chain {ctx}");
@@ -111,4 +113,27 @@ fn rejects_unsupported_widths_and_bad_lengths() {
     assert!(err.contains("lengths differ"), "{err}");
     let err = block_on(k.run(ctx, Op::Add, &[0; 21], &[0; 21], 0)).unwrap_err().to_string();
     assert!(err.contains("whole number"), "{err}");
+}
+
+#[test]
+fn kernel_cache_compiles_once_per_configuration() {
+    let ctx = gpu();
+    let mut cache = fastmsm_gpu::field::FieldKernelCache::default();
+    let a = block_on(cache.get(ctx, Field::Bn254Fr, 13, 64)).unwrap();
+    let b = block_on(cache.get(ctx, Field::Bn254Fr, 13, 64)).unwrap();
+    let c = block_on(cache.get(ctx, Field::Bn254Fr, 14, 64)).unwrap();
+    assert!(std::sync::Arc::ptr_eq(&a, &b));
+    assert!(!std::sync::Arc::ptr_eq(&a, &c));
+}
+
+#[test]
+fn benchmark_path_verifies_on_the_test_adapter() {
+    let ctx = gpu();
+    let mut cache = fastmsm_gpu::field::FieldKernelCache::default();
+    let clock = std::time::Instant::now();
+    let now = move || clock.elapsed().as_secs_f64();
+    let r = block_on(fastmsm_gpu::bench::chain_throughput(ctx, &mut cache, Field::Bls12_377Fq, 13, 64, 128, 3, 2, 8, &now)).unwrap();
+    assert!(r.verified);
+    assert_eq!(r.seconds.len(), 2);
+    assert!(r.median_rate() > 0.0);
 }

@@ -81,10 +81,11 @@ fn main() {
     let now = move || epoch.elapsed().as_secs_f64();
     let mut results = Vec::new();
     let mut failed = false;
+    let mut cache = fastmsm_gpu::field::FieldKernelCache::default();
     for &field in &args.fields {
         for &w in &args.widths {
             for &wg in &args.workgroup_sizes {
-                let run = block_on(chain_throughput(&ctx, field, w, wg, args.threads, args.iterations, args.reps, 64, &now));
+                let run = block_on(chain_throughput(&ctx, &mut cache, field, w, wg, args.threads, args.iterations, args.reps, 64, &now));
                 let r = match run {
                     Ok(r) => r,
                     Err(e) => {
