@@ -1,5 +1,5 @@
 # Fast MSM build entry point. The README's two commands are `make serve` and `make test`.
-.PHONY: setup setup-test wasm book serve test test-rust test-e2e clean
+.PHONY: setup setup-test wasm wasm-relaxed book serve test test-rust test-e2e bench-mont-wasm clean gpu-bench-bin
 
 WASM_OUT := book/generated/pkg
 # SIMD128 is in every current browser; the widgets report (not fake) what a browser lacks.
@@ -19,8 +19,18 @@ wasm: setup
 	printf '{"commit":"%s","built":"%s"}\n' "$$(git rev-parse --short HEAD 2>/dev/null || echo unknown)" \
 		"$$(date -u +%Y-%m-%dT%H:%M:%SZ)" > book/generated/build-info.json
 
+# A second, small package with relaxed SIMD (Emmart's f64x2.relaxed_madd) for the mont-bench widget:
+# a module with relaxed-SIMD code fails to load where the feature is missing, so the widget loads it
+# only after probing. Own target dir: different RUSTFLAGS would otherwise evict the main build.
+WASM_RELAXED_OUT := book/generated/pkg-relaxed
+wasm-relaxed: setup
+	CARGO_TARGET_DIR=$(CURDIR)/target/wasm-relaxed RUSTFLAGS="$(WASM_RUSTFLAGS) -C target-feature=+relaxed-simd" \
+		wasm-pack build wasm-demo/relaxed --release --target web --no-opt \
+		--no-pack --out-dir ../../$(WASM_RELAXED_OUT) --out-name fastmsm_relaxed
+
 # Static site in target/book (host it anywhere, at any sub-path).
-book: wasm
+book: wasm wasm-relaxed
+	node wasm-demo/bench/tables.js
 	mdbook build
 
 # Main job: build everything and serve the book at http://127.0.0.1:3000
@@ -36,5 +46,20 @@ test-rust:
 test-e2e:
 	cd wasm-demo && npm run e2e
 
+# Every Montgomery variant × field vs ark-ff, in headless Chromium: benches/results/mont-wasm-<device>.json
+bench-mont-wasm: book
+	cd wasm-demo && npm run bench:mont
+
 clean:
 	rm -rf target book/generated book/vendor
+
+# Data-centre GPU benchmarks (../shared/GPU.md): build the native benchmark here, with the Vulkan
+# loader packages beside it, then run `.bin/run-gpu-bench.sh` on the GPU machine (see README).
+gpu-bench-bin:
+	mkdir -p .gl .bin /tmp/amd64/partial
+	o='-oAPT::Architecture=amd64 -oAPT::Architectures=amd64 -oDir::State::Lists=/tmp/amd64'; \
+		apt-get $$o update -qq && cd .gl && apt-get $$o download libvulkan1 libegl1 libglvnd0 libopengl0 libgl1 libglx0 libgles2
+	cargo build --release -p fastmsm-gpu --bin wgsl-mont-bench
+	cp target/release/wgsl-mont-bench .bin/
+	git rev-parse --short HEAD > .bin/COMMIT
+	cp benches/run-gpu-bench.sh .bin/

@@ -1,0 +1,103 @@
+//! The field element type against arkworks, for the four base fields the curves use (and the
+//! scalar fields that `fastmsm-mont` defines).
+
+mod common;
+
+use ark_ff::PrimeField as ArkPrimeField;
+use common::{ark_fe, canonical, fe, rng};
+use fastmsm_curves::field::{self, PrimeField};
+
+fn check<F: PrimeField, A: ArkPrimeField>(seed: u64) {
+    let mut r = rng(seed);
+    let p = F::params().modulus;
+    assert_eq!(p, canonical(A::MODULUS.as_ref()), "{}", F::params().name);
+    let minus_one = A::zero() - A::one();
+    let mut values: Vec<A> = vec![
+        A::zero(),
+        A::one(),
+        A::from(2u64),
+        minus_one,
+        minus_one - A::one(),
+    ];
+    for _ in 0..40 {
+        values.push(A::rand(&mut r));
+    }
+    for &a in &values {
+        let x: F = fe(a);
+        assert_eq!(
+            x.to_canonical(),
+            canonical(a.into_bigint().as_ref()),
+            "round trip"
+        );
+        assert_eq!(ark_fe::<A, F>(x), a);
+        assert_eq!(-x, fe(-a), "neg");
+        assert_eq!(x.double(), fe(a.double()), "double");
+        assert_eq!(x.square(), fe(a.square()), "square");
+        assert_eq!(x.is_zero(), a == A::zero());
+        match a.inverse() {
+            None => assert_eq!(x.inverse(), None),
+            Some(ai) => {
+                assert_eq!(x.inverse(), Some(fe(ai)), "inverse");
+                assert_eq!(x * x.inverse().unwrap(), F::ONE);
+            }
+        }
+        for &b in &values[..10] {
+            let y: F = fe(b);
+            assert_eq!(x + y, fe(a + b), "add");
+            assert_eq!(x - y, fe(a - b), "sub");
+            assert_eq!(x * y, fe(a * b), "mul");
+        }
+    }
+    // Canonical input must be below p.
+    assert_eq!(F::from_canonical(&p), None, "p is rejected");
+    let mut p_minus_1 = p;
+    p_minus_1[0] -= 1;
+    assert_eq!(F::from_canonical(&p_minus_1), Some(-F::ONE));
+    assert_eq!(F::from_u64(7), fe(A::from(7u64)));
+    assert_eq!(F::ZERO, fe(A::zero()));
+    assert_eq!(F::ONE, fe(A::one()));
+    // pow against arkworks with a random exponent
+    let a = A::rand(&mut r);
+    let e = A::rand(&mut r).into_bigint();
+    assert_eq!(fe::<F, A>(a).pow(e.as_ref()), fe(a.pow(e)), "pow");
+}
+
+#[test]
+fn bn254_fq() {
+    check::<field::Bn254Fq, ark_bn254::Fq>(1);
+}
+#[test]
+fn bn254_fr() {
+    check::<field::Bn254Fr, ark_bn254::Fr>(2);
+}
+#[test]
+fn bls12_377_fq() {
+    check::<field::Bls12_377Fq, ark_bls12_377::Fq>(3);
+}
+#[test]
+fn bls12_377_fr() {
+    check::<field::Bls12_377Fr, ark_bls12_377::Fr>(4);
+}
+#[test]
+fn bls12_381_fq() {
+    check::<field::Bls12_381Fq, ark_bls12_381::Fq>(5);
+}
+#[test]
+fn bls12_381_fr() {
+    check::<field::Bls12_381Fr, ark_bls12_381::Fr>(6);
+}
+
+/// Compile-time constants (`from_hex`, by doublings) agree with run-time conversion (by R²).
+#[test]
+fn const_and_runtime_conversion_agree() {
+    const X: field::Bls12_381Fq = field::Fp::from_hex("0x1234567890abcdef1234567890abcdef");
+    let mut c = [0u64; 6];
+    c[0] = 0x1234567890abcdef;
+    c[1] = 0x1234567890abcdef;
+    assert_eq!(Some(X), field::Bls12_381Fq::from_canonical(&c));
+    assert_eq!(
+        format!("{X:?}"),
+        "bls12-381-fq(0x1234567890abcdef1234567890abcdef)"
+    );
+    assert_eq!(format!("{:?}", field::Bn254Fq::ZERO), "bn254-fq(0x0)");
+}
