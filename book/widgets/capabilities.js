@@ -16,7 +16,8 @@ const SIMD128 = [...header, ...typeAndFunc, ...codeSection([...splatZero, 0x0b])
 const RELAXED_SIMD = [...header, ...typeAndFunc,
   ...codeSection([...splatZero, ...splatZero, ...splatZero, 0xfd, 0x87, 0x02, 0x0b])];
 
-function wasmFeatures() {
+// Also used by the mont-bench widget, to decide whether to load its relaxed-SIMD package.
+export function wasmFeatures() {
   const validate = (bytes) => { try { return WebAssembly.validate(new Uint8Array(bytes)); } catch { return false; } };
   let sharedMemory = false;
   try { sharedMemory = new WebAssembly.Memory({ initial: 1, maximum: 1, shared: true }).buffer instanceof SharedArrayBuffer; } catch { /* unsupported */ }

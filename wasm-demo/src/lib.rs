@@ -5,6 +5,12 @@ use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
 mod capabilities;
+// The mont-bench widget: chained Montgomery multiplications vs ark-ff (also built with relaxed SIMD).
+mod mont_bench;
+pub use mont_bench::*;
+// The wgsl-mont widget: WGSL Montgomery-product throughput per limb width on the reader's GPU.
+mod wgsl_mont;
+pub use wgsl_mont::*;
 
 /// Serialises a result for JS, keeping maps as plain objects.
 fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsValue> {

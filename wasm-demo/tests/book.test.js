@@ -97,3 +97,35 @@ describe('introduction', () => {
     await page.close();
   });
 });
+
+describe('montgomery', () => {
+  test('mont-bench widget: every variant and the ark-ff baseline, each verified', async () => {
+    const { page, problems } = await visit('montgomery.html');
+    const widget = await import('../../book/widgets/mont-bench.js');
+    const runs = await page.evaluate(() => window.fastmsmWidgets.runAll({ quick: true }));
+    const { result } = runs.find((r) => r.widget === 'mont-bench');
+    assert.equal(result.suite, 'mont-wasm');
+    assert.equal(result.verified, true);
+    const expected = [widget.BASELINE, ...widget.VARIANTS];
+    if (result.features.relaxed_simd) expected.push(widget.RELAXED);
+    else assert.ok(result.unavailable.some((u) => u.variant === widget.RELAXED), 'missing relaxed SIMD is reported');
+    for (const field of widget.quick.field) {
+      const rows = result.results.filter((r) => r.params.field === field);
+      assert.deepEqual(rows.map((r) => r.params.variant), expected, `${field}: one row per variant`);
+      for (const r of rows) {
+        assert.equal(r.verified, true, `${r.name} verified`);
+        assert.ok(Number.isFinite(r.median) && r.min <= r.median && r.median <= r.max, `${r.name} timing`);
+        assert.equal(r.samples, widget.quick.repetitions);
+        assert.equal(r.unit, 'ns/mul');
+      }
+    }
+    const shown = page.locator('.fastmsm-widget[data-widget="mont-bench"] table.fm-table');
+    assert.equal(await shown.count(), widget.quick.field.length, 'one table per field');
+    assert.equal(await shown.first().locator('tbody tr').count(),
+      expected.length + result.unavailable.filter((u) => u.field === widget.quick.field[0]).length);
+    assert.equal(await page.locator('.fastmsm-widget[data-widget="mont-bench"] canvas').count(), 1, 'chart drawn');
+    await page.waitForLoadState('networkidle');
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+});

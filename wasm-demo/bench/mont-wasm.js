@@ -1,0 +1,86 @@
+// Headless-Chromium bench runner for the mont-bench widget (npm run bench:mont; make bench-mont-wasm).
+// Builds nothing: it serves the built book (make book), opens the Montgomery chapter, runs the
+// widget's own task in the page's widget worker for every field × every variant (plus ark-ff and
+// the relaxed-SIMD Emmart row), and writes benches/results/mont-wasm-<device>.json (DESIGN.md schema).
+//
+//   node bench/mont-wasm.js [--count N] [--repetitions R] [--out FILE]
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus } from 'node:os';
+import { dirname, relative, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { serveBook } from '../lib/serve.js';
+import { launchChromium } from '../lib/browser.js';
+
+const { values: args } = parseArgs({
+  options: {
+    count: { type: 'string', default: '200000' },
+    repetitions: { type: 'string', default: '9' },
+    out: { type: 'string' },
+  },
+});
+const params = { field: 'all', variants: 'all', count: Number(args.count), repetitions: Number(args.repetitions) };
+
+function cpuModel() {
+  try {
+    const m = readFileSync('/proc/cpuinfo', 'utf8').match(/^model name\s*:\s*(.+)$/m);
+    if (m) return m[1].trim();
+  } catch { /* not Linux */ }
+  return cpus()[0]?.model?.trim() || 'unknown-cpu';
+}
+const sanitize = (s) => s.toLowerCase().replace(/\((r|tm)\)/g, '').replace(/[^a-z0-9.]+/g, '-')
+  .replace(/^-+|-+$/g, '');
+
+const server = await serveBook();
+const browser = await launchChromium();
+try {
+  const cpu = cpuModel();
+  const deviceName = sanitize(`chromium-${browser.version()}-${cpu}`);
+  const page = await browser.newPage();
+  const problems = [];
+  page.on('pageerror', (e) => problems.push(e.message));
+  page.on('console', (m) => { if (m.type() === 'error') problems.push(m.text()); });
+  let lastLine = '';
+  await page.exposeFunction('fastmsmBenchProgress', (fraction, text) => {
+    const line = `[${(100 * fraction).toFixed(0).padStart(3)}%] ${text}`;
+    if (process.stdout.isTTY) process.stdout.write(`\r${line.padEnd(lastLine.length)}`);
+    else if (!text.includes('round') || /round \d+\/\d+, ark-ff/.test(text)) console.log(line);
+    lastLine = line;
+  });
+  await page.goto(`${server.url}montgomery.html`, { waitUntil: 'load' });
+  await page.waitForFunction(() => window.fastmsmWidgets && document.querySelector('.fastmsm-widget[data-widget="mont-bench"]'));
+  console.log(`${deviceName}: ${JSON.stringify(params)}`);
+  const started = Date.now();
+  // The widget's task, in the page's widget worker, through the loader's own worker client.
+  const result = await page.evaluate(async (p) => {
+    await window.fastmsmWidgets.ready;
+    const loader = document.querySelector('script[type="module"][src*="widgets/loader.js"]').src;
+    const { runInWorker } = await import(new URL('worker-client.js', loader));
+    return runInWorker('mont-bench', p, (fraction, text) => window.fastmsmBenchProgress(fraction, text));
+  }, params);
+  if (process.stdout.isTTY) process.stdout.write('\n');
+  result.device = { ...result.device, name: deviceName, backend: result.device.backend, cpu };
+  result.params = { ...params, runner: 'wasm-demo/bench/mont-wasm.js', seconds: Math.round((Date.now() - started) / 1000) };
+
+  const out = resolve(args.out ?? resolve(import.meta.dirname, `../../benches/results/mont-wasm-${deviceName}.json`));
+  mkdirSync(dirname(out), { recursive: true });
+  writeFileSync(out, `${JSON.stringify(result, null, 2)}\n`);
+
+  // Summary: per field, every row with its speed-up over ark-ff.
+  for (const field of [...new Set(result.results.map((r) => r.params.field))]) {
+    console.log(`\n${field}`);
+    for (const r of result.results.filter((x) => x.params.field === field)) {
+      console.log(`  ${r.params.variant.padEnd(20)} ${r.median.toFixed(1).padStart(8)} ns/mul  `
+        + `[${r.min.toFixed(1)}–${r.max.toFixed(1)}]  ${r.params.speedup_vs_ark_ff?.toFixed(2) ?? '—'}× ark-ff  ${r.verified ? '✔' : '✘'}`);
+    }
+    for (const u of result.unavailable.filter((x) => x.field === field)) console.log(`  ${u.variant.padEnd(20)} unavailable: ${u.reason}`);
+  }
+  const small = result.results.filter((r) => r.params.variant !== 'ark-ff' && r.params.speedup_vs_ark_ff != null && /^(bn254|bls12-377-fr|bls12-381-fr)/.test(r.params.field));
+  const best = small.reduce((a, b) => (b.params.speedup_vs_ark_ff > a.params.speedup_vs_ark_ff ? b : a), small[0]);
+  if (best) console.log(`\nbest 254/256-bit speed-up over ark-ff: ${best.params.speedup_vs_ark_ff.toFixed(2)}× (${best.name})`);
+  console.log(`verified: ${result.verified}; wrote ${relative(process.cwd(), out)}`);
+  if (problems.length) console.error(`page problems:\n  ${problems.join('\n  ')}`);
+  if (!result.verified || problems.length) process.exitCode = 1;
+} finally {
+  await browser.close();
+  await server.close();
+}
