@@ -1,0 +1,210 @@
+//! The interchange format of `../shared/DESIGN.md` ("Interchange format", the ZPrize harness
+//! layout): reading points and scalars, writing the result line.
+//!
+//! - points: per point `x ‖ y`, each coordinate a little-endian integer (not Montgomery form) of
+//!   as many bytes as the base field needs in whole 64-bit words (32 for BN254 and
+//!   Ed-on-BLS12-377, 48 for BLS12-377 and BLS12-381). Short-Weierstrass identity: all zero bytes;
+//!   twisted-Edwards identity: (0, 1).
+//! - scalars: 32 bytes little-endian each, below the curve's group order r.
+//! - result: `x=0x… y=0x…` (affine, lowercase big-endian hex, no leading zeros, `0x0` for zero) or
+//!   `identity`.
+
+use fastmsm_curves::Canonical;
+use fastmsm_curves::field::PrimeField;
+use fastmsm_curves::sw::{self, SwCurve};
+use fastmsm_curves::te::{self, TeCurve};
+use fastmsm_msm::{MsmGroup, Scalar};
+
+/// Bytes of one scalar.
+pub const SCALAR_BYTES: usize = 32;
+
+/// A curve as the CLI reads and writes it.
+pub trait CliCurve: MsmGroup {
+    /// Bytes of one coordinate: the base-field modulus in whole 64-bit words.
+    fn coord_bytes() -> usize {
+        let bits = <Self::Base as PrimeField>::params().bits;
+        bits.div_ceil(64) as usize * 8
+    }
+    /// The affine point with these canonical coordinates, or why not (the caller adds the index).
+    fn point(x: &Canonical, y: &Canonical) -> Result<Self::Affine, String>;
+    /// The canonical coordinates of an affine point, `None` for the identity.
+    fn coords(p: &Self::Affine) -> Option<(Canonical, Canonical)>;
+}
+
+/// A coordinate as a field element, or why not.
+fn coordinate<F: PrimeField>(v: &Canonical, name: &str) -> Result<F, String> {
+    F::from_canonical(v).ok_or_else(|| {
+        format!(
+            "{name} coordinate {} is not below the base-field modulus {}",
+            hex(v),
+            hex(&F::params().modulus)
+        )
+    })
+}
+
+impl<C: SwCurve> CliCurve for sw::Xyzz<C> {
+    fn point(x: &Canonical, y: &Canonical) -> Result<sw::Affine<C>, String> {
+        if x.iter().chain(y).all(|&w| w == 0) {
+            return Ok(sw::Affine::IDENTITY);
+        }
+        let p = sw::Affine::new_unchecked(coordinate(x, "x")?, coordinate(y, "y")?);
+        if p.is_on_curve() {
+            Ok(p)
+        } else {
+            Err(format!("(x={}, y={}) is not on the curve", hex(x), hex(y)))
+        }
+    }
+    fn coords(p: &sw::Affine<C>) -> Option<(Canonical, Canonical)> {
+        (!p.infinity).then(|| (p.x.to_canonical(), p.y.to_canonical()))
+    }
+}
+
+impl<C: TeCurve> CliCurve for te::Extended<C> {
+    fn point(x: &Canonical, y: &Canonical) -> Result<te::Affine<C>, String> {
+        let p = te::Affine::new_unchecked(coordinate(x, "x")?, coordinate(y, "y")?);
+        if p.is_on_curve() {
+            Ok(p)
+        } else {
+            Err(format!("(x={}, y={}) is not on the curve", hex(x), hex(y)))
+        }
+    }
+    fn coords(p: &te::Affine<C>) -> Option<(Canonical, Canonical)> {
+        (!p.is_identity()).then(|| (p.x.to_canonical(), p.y.to_canonical()))
+    }
+}
+
+/// Little-endian bytes (at most 48) as canonical words.
+fn words_le(bytes: &[u8]) -> Canonical {
+    let mut out = [0u64; 6];
+    for (i, chunk) in bytes.chunks(8).enumerate() {
+        let mut w = [0u8; 8];
+        w[..chunk.len()].copy_from_slice(chunk);
+        out[i] = u64::from_le_bytes(w);
+    }
+    out
+}
+
+/// Checks that `len` bytes are whole items of `size` bytes; the error names the truncated item.
+fn whole_items(len: usize, size: usize, what: &str) -> Result<usize, String> {
+    if len.is_multiple_of(size) {
+        Ok(len / size)
+    } else {
+        Err(format!(
+            "{what}s file: {len} bytes is not a multiple of {size}: {what} {} is truncated ({} of {size} bytes)",
+            len / size,
+            len % size
+        ))
+    }
+}
+
+/// Parses a points file.
+pub fn read_points<G: CliCurve>(bytes: &[u8]) -> Result<Vec<G::Affine>, String> {
+    let cb = G::coord_bytes();
+    let n = whole_items(bytes.len(), 2 * cb, "point")?;
+    (0..n)
+        .map(|i| {
+            let item = &bytes[2 * cb * i..2 * cb * (i + 1)];
+            G::point(&words_le(&item[..cb]), &words_le(&item[cb..]))
+                .map_err(|e| format!("point {i}: {e}"))
+        })
+        .collect()
+}
+
+/// Parses a scalars file, checking each scalar against r.
+pub fn read_scalars<G: CliCurve>(bytes: &[u8]) -> Result<Vec<Scalar>, String> {
+    let n = whole_items(bytes.len(), SCALAR_BYTES, "scalar")?;
+    let r = G::SCALAR_MODULUS;
+    (0..n)
+        .map(|i| {
+            let w = words_le(&bytes[SCALAR_BYTES * i..SCALAR_BYTES * (i + 1)]);
+            let k = [w[0], w[1], w[2], w[3]];
+            if fastmsm_msm::scalar::less_than(&k, &r) {
+                Ok(k)
+            } else {
+                Err(format!(
+                    "scalar {i}: {} is not below the group order r = {}",
+                    hex(&w),
+                    hex(&wide(&r))
+                ))
+            }
+        })
+        .collect()
+}
+
+fn wide(k: &Scalar) -> Canonical {
+    [k[0], k[1], k[2], k[3], 0, 0]
+}
+
+/// Lowercase big-endian hex with `0x`, no leading zeros, `0x0` for zero.
+pub fn hex(v: &[u64]) -> String {
+    let mut s = String::from("0x");
+    let mut started = false;
+    for w in v.iter().rev() {
+        if started {
+            s += &format!("{w:016x}");
+        } else if *w != 0 {
+            s += &format!("{w:x}");
+            started = true;
+        }
+    }
+    if !started {
+        s.push('0');
+    }
+    s
+}
+
+/// The result line: `x=0x… y=0x…` or `identity`.
+pub fn result_line<G: CliCurve>(q: &G) -> String {
+    match G::coords(&q.to_affine()) {
+        None => "identity".into(),
+        Some((x, y)) => format!("x={} y={}", hex(&x), hex(&y)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use fastmsm_curves::Group;
+    use fastmsm_msm::{Bls12_377G1, Bls12_381G1, Bn254G1, EdBls12_377G};
+
+    #[test]
+    fn hex_format() {
+        assert_eq!(hex(&[0; 6]), "0x0");
+        assert_eq!(hex(&[1, 0, 0, 0, 0, 0]), "0x1");
+        assert_eq!(hex(&[0xab, 0x1, 0, 0]), "0x100000000000000ab");
+        assert_eq!(
+            hex(&[0, 0, 0, 0, 0, 0xdead]),
+            format!("0xdead{}", "0".repeat(80))
+        );
+    }
+
+    #[test]
+    fn coordinate_sizes() {
+        assert_eq!(Bn254G1::coord_bytes(), 32);
+        assert_eq!(Bls12_377G1::coord_bytes(), 48);
+        assert_eq!(Bls12_381G1::coord_bytes(), 48);
+        assert_eq!(EdBls12_377G::coord_bytes(), 32);
+    }
+
+    #[test]
+    fn identities() {
+        let zeros = [0u8; 64];
+        assert_eq!(
+            read_points::<Bn254G1>(&zeros).unwrap(),
+            vec![sw::Affine::IDENTITY]
+        );
+        let mut ed = [0u8; 64];
+        ed[32] = 1;
+        assert_eq!(
+            read_points::<EdBls12_377G>(&ed).unwrap(),
+            vec![te::Affine::IDENTITY]
+        );
+        assert_eq!(result_line(&Bn254G1::identity()), "identity");
+        assert_eq!(result_line(&EdBls12_377G::identity()), "identity");
+        assert!(
+            read_points::<EdBls12_377G>(&zeros)
+                .unwrap_err()
+                .contains("point 0")
+        );
+    }
+}

@@ -1,0 +1,50 @@
+//! # fastmsm-msm: multi-scalar multiplication on the CPU
+//!
+//! Computes `Q = k₀·P₀ + k₁·P₁ + … + k₍ₙ₋₁₎·P₍ₙ₋₁₎` for affine points `Pᵢ` of one of the four curves
+//! of `fastmsm-curves` and scalars `kᵢ < r` given as little-endian `[u64; 4]`.
+//!
+//! The algorithm is Pippenger's bucket method (N. Pippenger, "On the evaluation of powers and
+//! related problems", FOCS 1976), in the shape every fast MSM implementation uses, one module per
+//! stage, each the code behind a chapter of the book:
+//!
+//! | stage | module | what it does |
+//! |---|---|---|
+//! | window size | [`window`] | picks the window width c from n with a cost model |
+//! | scalar decomposition | [`digits`] | each scalar → signed c-bit digits in [−2^(c−1), 2^(c−1)) plus the final carry |
+//! | bucket accumulation | [`bucket`] | per window, adds each point into bucket \|digit\| (negated for a negative digit) |
+//! | … or batch-affine | [`batch_affine`] | the same buckets in affine coordinates, many additions sharing one inversion ([`batch_inv`]) |
+//! | bucket reduction | [`reduce`] | Σ j·B_j by running sums, serially or split into T independent segments (cuZK) |
+//! | window combination | [`reduce::horner`] | Σ 2^(c·w)·W_w by Horner's rule |
+//!
+//! [`msm`] runs them with defaults; [`msm_with`] takes an [`MsmConfig`] that picks the window, the
+//! accumulation path and the reduction. The group types are [`MsmGroup`]: XYZZ ([`Bn254G1`],
+//! [`Bls12_377G1`], [`Bls12_381G1`]), Jacobian for the same curves, and extended twisted Edwards
+//! ([`EdBls12_377G`]). Everything is single-threaded and portable (it runs in WebAssembly); the
+//! parallel split of the reduction is written as independent segments that a caller, or the GPU
+//! crate, can farm out.
+
+pub mod batch_affine;
+pub mod batch_inv;
+pub mod bucket;
+pub mod digits;
+pub mod group;
+pub mod pippenger;
+pub mod reduce;
+pub mod scalar;
+pub mod window;
+
+pub use batch_affine::{BatchAffineConfig, BatchAffineStats};
+pub use group::{AffineAdd, MsmGroup};
+pub use pippenger::{Accumulation, MsmConfig, MsmError, Reduction, msm, msm_with, msm_with_stats};
+pub use scalar::Scalar;
+
+use fastmsm_curves::{sw, te};
+
+/// BN254 G1 in XYZZ coordinates, the default MSM group for BN254.
+pub type Bn254G1 = sw::Xyzz<fastmsm_curves::Bn254>;
+/// BLS12-377 G1 in XYZZ coordinates.
+pub type Bls12_377G1 = sw::Xyzz<fastmsm_curves::Bls12_377>;
+/// BLS12-381 G1 in XYZZ coordinates.
+pub type Bls12_381G1 = sw::Xyzz<fastmsm_curves::Bls12_381>;
+/// Ed-on-BLS12-377 in extended twisted Edwards coordinates.
+pub type EdBls12_377G = te::Extended<fastmsm_curves::EdBls12_377>;

@@ -1,0 +1,132 @@
+//! Shared test plumbing: each curve of ours paired with its arkworks twin, conversions, inputs.
+#![allow(dead_code)]
+
+use core::marker::PhantomData;
+
+use ark_ec::short_weierstrass::SWCurveConfig;
+use ark_ec::twisted_edwards::TECurveConfig;
+use ark_ec::{AffineRepr, CurveGroup, PrimeGroup, VariableBaseMSM};
+use ark_ff::{PrimeField as ArkPrimeField, UniformRand};
+use fastmsm_curves::field::PrimeField;
+use fastmsm_curves::sw::{self, SwCurve};
+use fastmsm_curves::te::{self, TeCurve};
+use fastmsm_curves::{Bls12_377, Bls12_381, Bn254, EdBls12_377, Group};
+use fastmsm_msm::{MsmGroup, Scalar};
+use rand::SeedableRng;
+use rand::rngs::StdRng;
+
+/// A fixed-seed RNG, so failures reproduce.
+pub fn rng(seed: u64) -> StdRng {
+    StdRng::seed_from_u64(seed)
+}
+
+/// An arkworks field element as ours (through its canonical integer).
+pub fn fe<F: PrimeField, A: ArkPrimeField>(a: A) -> F {
+    let mut c = [0u64; 6];
+    for (i, w) in a.into_bigint().as_ref().iter().enumerate() {
+        c[i] = *w;
+    }
+    F::from_canonical(&c).expect("arkworks element below p")
+}
+
+/// Our MSM group paired with the arkworks group it is checked against.
+pub trait Oracle {
+    /// Our group.
+    type G: MsmGroup;
+    /// arkworks' projective group.
+    type Ark: CurveGroup + VariableBaseMSM<MulBase = <Self::Ark as CurveGroup>::Affine>;
+    /// arkworks affine → our affine.
+    fn ours(a: &<Self::Ark as CurveGroup>::Affine) -> <Self::G as Group>::Affine;
+}
+
+pub type ArkScalar<O> = <<O as Oracle>::Ark as PrimeGroup>::ScalarField;
+pub type ArkAffine<O> = <<O as Oracle>::Ark as CurveGroup>::Affine;
+pub type OurAffine<O> = <<O as Oracle>::G as Group>::Affine;
+
+/// Short Weierstrass: `G` is XYZZ or Jacobian over `C`, `P` the arkworks config.
+pub struct Sw<G, C, P>(PhantomData<(G, C, P)>);
+
+impl<G, C, P> Oracle for Sw<G, C, P>
+where
+    C: SwCurve,
+    G: MsmGroup<Affine = sw::Affine<C>>,
+    P: SWCurveConfig,
+    P::BaseField: ArkPrimeField,
+{
+    type G = G;
+    type Ark = ark_ec::short_weierstrass::Projective<P>;
+    fn ours(a: &ark_ec::short_weierstrass::Affine<P>) -> sw::Affine<C> {
+        match a.xy() {
+            None => sw::Affine::IDENTITY,
+            Some((x, y)) => sw::Affine::new_unchecked(fe(x), fe(y)),
+        }
+    }
+}
+
+/// Twisted Edwards: extended coordinates over `C` against the arkworks config `P`.
+pub struct Te<C, P>(PhantomData<(C, P)>);
+
+impl<C, P> Oracle for Te<C, P>
+where
+    C: TeCurve,
+    P: TECurveConfig,
+    P::BaseField: ArkPrimeField,
+{
+    type G = te::Extended<C>;
+    type Ark = ark_ec::twisted_edwards::Projective<P>;
+    fn ours(a: &ark_ec::twisted_edwards::Affine<P>) -> te::Affine<C> {
+        te::Affine::new_unchecked(fe(a.x), fe(a.y))
+    }
+}
+
+pub type Bn254O = Sw<sw::Xyzz<Bn254>, Bn254, ark_bn254::g1::Config>;
+pub type Bn254Jac = Sw<sw::Jacobian<Bn254>, Bn254, ark_bn254::g1::Config>;
+pub type Bls377O = Sw<sw::Xyzz<Bls12_377>, Bls12_377, ark_bls12_377::g1::Config>;
+pub type Bls381O = Sw<sw::Xyzz<Bls12_381>, Bls12_381, ark_bls12_381::g1::Config>;
+pub type EdO = Te<EdBls12_377, ark_ed_on_bls12_377::EdwardsConfig>;
+
+/// An arkworks scalar as our `[u64; 4]`.
+pub fn scalar_of<A: ArkPrimeField>(s: &A) -> Scalar {
+    let b = s.into_bigint();
+    let w = b.as_ref();
+    assert!(w.len() <= 4 || w[4..].iter().all(|&x| x == 0));
+    let mut out = [0u64; 4];
+    out.copy_from_slice(&w[..4]);
+    out
+}
+
+/// Our scalar as arkworks' (it must be below r).
+pub fn ark_scalar<A: ArkPrimeField>(k: &Scalar) -> A {
+    let bytes: Vec<u8> = k.iter().flat_map(|w| w.to_le_bytes()).collect();
+    let a = A::from_le_bytes_mod_order(&bytes);
+    assert_eq!(scalar_of(&a), *k, "scalar not below r");
+    a
+}
+
+/// `n` random points (random multiples of the generator), arkworks' and ours.
+pub fn random_points<O: Oracle>(n: usize, seed: u64) -> Vec<ArkAffine<O>> {
+    let mut r = rng(seed);
+    let g = O::Ark::generator();
+    let proj: Vec<O::Ark> = (0..n).map(|_| g * ArkScalar::<O>::rand(&mut r)).collect();
+    O::Ark::normalize_batch(&proj)
+}
+
+/// `n` uniform random scalars below r.
+pub fn random_scalars<O: Oracle>(n: usize, seed: u64) -> Vec<Scalar> {
+    let mut r = rng(seed);
+    (0..n)
+        .map(|_| scalar_of(&ArkScalar::<O>::rand(&mut r)))
+        .collect()
+}
+
+/// arkworks' MSM of the same inputs, as our affine point.
+pub fn ark_msm<O: Oracle>(points: &[ArkAffine<O>], scalars: &[Scalar]) -> OurAffine<O> {
+    let s: Vec<ArkScalar<O>> = scalars.iter().map(ark_scalar).collect();
+    let q = O::Ark::msm(points, &s).expect("same lengths");
+    O::ours(&q.into_affine())
+}
+
+/// r − 1 for the curve.
+pub fn r_minus_one<O: Oracle>() -> Scalar {
+    fastmsm_msm::scalar::minus_one(&O::G::SCALAR_MODULUS)
+}

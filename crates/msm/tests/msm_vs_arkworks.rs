@@ -1,0 +1,295 @@
+//! The whole MSM against `ark_ec::VariableBaseMSM::msm`, for all four curves, n from 0 to 2500,
+//! uniform and adversarial inputs, both accumulation paths and both reductions.
+
+mod common;
+
+use ark_ec::{AffineRepr, CurveGroup};
+use common::{
+    ArkAffine, Bls377O, Bls381O, Bn254Jac, Bn254O, EdO, Oracle, ark_msm, r_minus_one,
+    random_points, random_scalars, rng,
+};
+use fastmsm_curves::Group;
+use fastmsm_msm::{
+    Accumulation, BatchAffineConfig, BatchAffineStats, MsmConfig, MsmError, MsmGroup, Reduction,
+    Scalar, msm, msm_with, msm_with_stats,
+};
+use rand::Rng;
+
+const SIZES: [usize; 8] = [0, 1, 2, 3, 17, 100, 1000, 2500];
+
+/// The configurations every input is run through.
+fn configs() -> Vec<(&'static str, MsmConfig)> {
+    let proj = MsmConfig::default();
+    let ba = MsmConfig {
+        accumulation: Accumulation::BatchAffine(BatchAffineConfig::default()),
+        ..proj
+    };
+    vec![
+        ("projective", proj),
+        ("batch-affine", ba),
+        (
+            "batch-affine, small batches, split reduction",
+            MsmConfig {
+                accumulation: Accumulation::BatchAffine(BatchAffineConfig {
+                    batch_size: 8,
+                    max_deferred: 8,
+                    min_batch: 2,
+                }),
+                reduction: Reduction::Split(3),
+                ..proj
+            },
+        ),
+    ]
+}
+
+/// A named input: (what, points, scalars).
+type Input<O> = (&'static str, Vec<ArkAffine<O>>, Vec<Scalar>);
+
+/// Named inputs of size n.
+fn inputs<O: Oracle>(n: usize, base: &[ArkAffine<O>], seed: u64) -> Vec<Input<O>> {
+    let mut r = rng(seed);
+    let pts = base[..n].to_vec();
+    let uniform = random_scalars::<O>(n, seed);
+    let rm1 = r_minus_one::<O>();
+    let mut out = vec![
+        ("uniform", pts.clone(), uniform.clone()),
+        ("zero scalars", pts.clone(), vec![[0; 4]; n]),
+        ("r − 1", pts.clone(), vec![rm1; n]),
+        (
+            "mixed 0, 1, r − 1",
+            pts.clone(),
+            (0..n).map(|i| [[0; 4], [1, 0, 0, 0], rm1][i % 3]).collect(),
+        ),
+        ("one repeated point", vec![base[0]; n], uniform.clone()),
+        (
+            "P and −P, same scalars",
+            (0..n)
+                .map(|i| {
+                    if i % 2 == 0 {
+                        base[i / 2]
+                    } else {
+                        (-base[i / 2].into_group()).into_affine()
+                    }
+                })
+                .collect(),
+            (0..n).map(|i| uniform[i / 2]).collect(),
+        ),
+        (
+            "identity points",
+            (0..n)
+                .map(|i| {
+                    if i % 3 == 1 {
+                        ArkAffine::<O>::zero()
+                    } else {
+                        pts[i]
+                    }
+                })
+                .collect(),
+            uniform.clone(),
+        ),
+        (
+            "all-equal scalars",
+            pts.clone(),
+            vec![uniform.first().copied().unwrap_or([0; 4]); n],
+        ),
+    ];
+    // Scalars sharing most windows: one random scalar with only its low 16 bits varied, so every
+    // higher window sends all points to the same bucket.
+    let s = uniform.first().copied().unwrap_or([5, 0, 0, 0]);
+    let shared: Vec<Scalar> = (0..n)
+        .map(|_| {
+            [
+                (s[0] & !0xffff) | r.gen_range(0..0x10000u64),
+                s[1],
+                s[2],
+                s[3],
+            ]
+        })
+        .collect();
+    out.push(("scalars sharing most windows", pts.clone(), shared));
+    // Repeated points with repeated scalars, and P, −P with r − 1 and 1.
+    out.push((
+        "few points, few scalars",
+        (0..n).map(|i| base[i % 3]).collect(),
+        (0..n).map(|i| uniform[i % 5]).collect(),
+    ));
+    out
+}
+
+fn against_arkworks<O: Oracle>(seed: u64) {
+    let base = random_points::<O>(*SIZES.last().unwrap(), seed);
+    for (k, &n) in SIZES.iter().enumerate() {
+        for (what, pts, scalars) in inputs::<O>(n, &base, seed + k as u64) {
+            let want = ark_msm::<O>(&pts, &scalars);
+            let ours: Vec<_> = pts.iter().map(O::ours).collect();
+            for (how, cfg) in configs() {
+                let got: O::G = msm_with(&ours, &scalars, &cfg).unwrap();
+                assert!(got.is_on_curve());
+                assert_eq!(
+                    got.to_affine(),
+                    want,
+                    "{}: n = {n}, {what}, {how}",
+                    O::G::NAME
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn bn254() {
+    against_arkworks::<Bn254O>(100);
+}
+
+#[test]
+fn bn254_jacobian() {
+    // the same MSM code over Jacobian buckets instead of XYZZ (uniform inputs only)
+    let base = random_points::<Bn254Jac>(1000, 7);
+    for n in [0, 1, 3, 100, 1000] {
+        let scalars = random_scalars::<Bn254Jac>(n, n as u64);
+        let want = ark_msm::<Bn254Jac>(&base[..n], &scalars);
+        let ours: Vec<_> = base[..n].iter().map(Bn254Jac::ours).collect();
+        for (how, cfg) in configs() {
+            let got: <Bn254Jac as Oracle>::G = msm_with(&ours, &scalars, &cfg).unwrap();
+            assert_eq!(got.to_affine(), want, "Jacobian, n = {n}, {how}");
+        }
+    }
+}
+
+#[test]
+fn bls12_377() {
+    against_arkworks::<Bls377O>(200);
+}
+
+#[test]
+fn bls12_381() {
+    against_arkworks::<Bls381O>(300);
+}
+
+#[test]
+fn ed_on_bls12_377() {
+    against_arkworks::<EdO>(400);
+}
+
+/// Every window width against arkworks (n = 50, uniform), including the widths that need the
+/// carry window: every configuration up to c = 12; above, where each window's reduction walks
+/// thousands of buckets, one configuration per width, rotated by `rotate` so that the curves
+/// between them cover every configuration at every large width.
+fn every_window<O: Oracle>(seed: u64, rotate: usize) {
+    let base = random_points::<O>(50, seed);
+    let mut scalars = random_scalars::<O>(50, seed);
+    scalars[0] = r_minus_one::<O>();
+    let want = ark_msm::<O>(&base, &scalars);
+    let ours: Vec<_> = base.iter().map(O::ours).collect();
+    for c in 2..=16u32 {
+        let all = configs();
+        let chosen: Vec<_> = if c <= 12 {
+            all
+        } else {
+            vec![all[(c as usize + rotate) % all.len()]]
+        };
+        for (how, cfg) in chosen {
+            let got: O::G = msm_with(
+                &ours,
+                &scalars,
+                &MsmConfig {
+                    window: Some(c),
+                    ..cfg
+                },
+            )
+            .unwrap();
+            assert_eq!(got.to_affine(), want, "{}: c = {c}, {how}", O::G::NAME);
+        }
+    }
+}
+
+#[test]
+fn every_window_width() {
+    every_window::<Bn254O>(500, 0);
+    every_window::<Bls377O>(501, 1);
+    every_window::<Bls381O>(502, 2);
+    every_window::<EdO>(503, 3);
+}
+
+#[test]
+fn batch_affine_reports_its_work() {
+    let base = random_points::<Bls377O>(2500, 9);
+    let ours: Vec<_> = base.iter().map(Bls377O::ours).collect();
+    let scalars = random_scalars::<Bls377O>(2500, 9);
+    let mut stats = BatchAffineStats::default();
+    let cfg = MsmConfig {
+        accumulation: Accumulation::BatchAffine(BatchAffineConfig::default()),
+        ..MsmConfig::default()
+    };
+    let got: <Bls377O as Oracle>::G = msm_with_stats(&ours, &scalars, &cfg, &mut stats).unwrap();
+    assert_eq!(got.to_affine(), ark_msm::<Bls377O>(&base, &scalars));
+    eprintln!("n = 2500, BLS12-377, default batch-affine: {stats:?}");
+    // Most additions share an inversion; far fewer inversions than additions.
+    assert!(stats.batched_additions > 2500 * 20, "{stats:?}");
+    assert!(stats.inversions * 50 < stats.batched_additions, "{stats:?}");
+    // collisions are mostly deferred, rarely spilled to projective additions
+    assert!(
+        stats.deferred > 0 && stats.spilled * 20 < stats.batched_additions,
+        "{stats:?}"
+    );
+}
+
+#[test]
+fn rejects_bad_input() {
+    let base = random_points::<Bn254O>(3, 1);
+    let ours: Vec<_> = base.iter().map(Bn254O::ours).collect();
+    type G = <Bn254O as Oracle>::G;
+    let r = G::SCALAR_MODULUS;
+    let ok = [[1, 0, 0, 0]; 3];
+    assert_eq!(
+        msm::<G>(&ours, &ok[..2]),
+        Err(MsmError::LengthMismatch {
+            points: 3,
+            scalars: 2
+        })
+    );
+    assert_eq!(
+        msm::<G>(&ours, &[[1, 0, 0, 0], [1, 0, 0, 0], r]),
+        Err(MsmError::ScalarOutOfRange { index: 2 })
+    );
+    assert_eq!(
+        msm::<G>(&ours, &[[1, 0, 0, 0], [u64::MAX; 4], r]),
+        Err(MsmError::ScalarOutOfRange { index: 1 })
+    );
+    assert!(matches!(
+        msm_with::<G>(
+            &ours,
+            &ok,
+            &MsmConfig {
+                window: Some(1),
+                ..Default::default()
+            }
+        ),
+        Err(MsmError::BadConfig(_))
+    ));
+    assert!(matches!(
+        msm_with::<G>(
+            &ours,
+            &ok,
+            &MsmConfig {
+                window: Some(17),
+                ..Default::default()
+            }
+        ),
+        Err(MsmError::BadConfig(_))
+    ));
+    assert!(matches!(
+        msm_with::<G>(
+            &ours,
+            &ok,
+            &MsmConfig {
+                reduction: Reduction::Split(0),
+                ..Default::default()
+            }
+        ),
+        Err(MsmError::BadConfig(_))
+    ));
+    // r − 1 is accepted; the empty MSM is the identity
+    assert!(msm::<G>(&ours, &[r_minus_one::<Bn254O>(); 3]).is_ok());
+    assert!(msm::<G>(&[], &[]).unwrap().is_identity());
+}
