@@ -46,6 +46,12 @@ impl GpuContext {
             })
             .await
             .map_err(|e| GpuError::RequestDevice(e.to_string()))?;
+        // A lost device otherwise surfaces only as zeros read back; say so where it happens.
+        device.set_device_lost_callback(|reason, message| {
+            if reason != wgpu::DeviceLostReason::Destroyed {
+                eprintln!("fastmsm-gpu: the GPU device was lost ({reason:?}): {message}");
+            }
+        });
         Ok(Self { device, queue, info, limits, features })
     }
 
