@@ -34,14 +34,7 @@ fn inputs(field: Field, r: &BigUint, random: usize, seed: u64) -> Vec<Canonical>
 }
 
 fn twin(limb_bits: u32) -> Variant {
-    match limb_bits {
-        12 => Variant::U32Limbs12,
-        13 => Variant::U32Limbs13,
-        14 => Variant::U32Limbs14,
-        15 => Variant::U32Limbs15,
-        16 => Variant::U32Limbs16,
-        _ => unreachable!(),
-    }
+    fastmsm_gpu::bench::cpu_twin(limb_bits).expect("supported width")
 }
 
 fn check(field: Field, limb_bits: u32) {
