@@ -24,6 +24,7 @@ pub use curves::{Bls12_377, Bls12_381, Bn254, EdBls12_377};
 pub use fastmsm_mont::words::Canonical;
 pub use field::{Fp, FpConfig, PrimeField};
 
+// ANCHOR: group_trait
 /// A curve group in one projective coordinate system, with its affine form.
 ///
 /// Implemented by [`sw::Jacobian`], [`sw::Xyzz`] and [`te::Extended`]. Every operation handles the
@@ -72,3 +73,4 @@ pub trait Group: Copy + Eq + core::fmt::Debug + Send + Sync + 'static {
     }
     // ANCHOR_END: double_and_add
 }
+// ANCHOR_END: group_trait

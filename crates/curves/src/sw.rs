@@ -27,6 +27,7 @@ pub trait SwCurve: 'static + Copy + Clone + fmt::Debug + PartialEq + Eq + Send +
     const SCALAR_MODULUS: Canonical;
 }
 
+// ANCHOR: sw_affine
 /// An affine point (x, y), or the point at infinity (`infinity`, with x = y = 0).
 #[derive(Clone, Copy, Debug)]
 pub struct Affine<C: SwCurve> {
@@ -37,6 +38,7 @@ pub struct Affine<C: SwCurve> {
     /// Is this the point at infinity?
     pub infinity: bool,
 }
+// ANCHOR_END: sw_affine
 
 impl<C: SwCurve> Affine<C> {
     /// The point at infinity.
@@ -94,6 +96,7 @@ impl<C: SwCurve> PartialEq for Affine<C> {
 }
 impl<C: SwCurve> Eq for Affine<C> {}
 
+// ANCHOR: jacobian_struct
 /// Jacobian coordinates (X : Y : Z) for x = X/Z², y = Y/Z³; Z = 0 is the identity.
 #[derive(Clone, Copy, Debug)]
 pub struct Jacobian<C: SwCurve> {
@@ -104,6 +107,7 @@ pub struct Jacobian<C: SwCurve> {
     /// Z.
     pub z: C::Base,
 }
+// ANCHOR_END: jacobian_struct
 
 impl<C: SwCurve> Jacobian<C> {
     // ANCHOR: jacobian_add
@@ -289,6 +293,7 @@ impl<C: SwCurve> PartialEq for Jacobian<C> {
 }
 impl<C: SwCurve> Eq for Jacobian<C> {}
 
+// ANCHOR: xyzz_struct
 /// XYZZ coordinates (X : Y : ZZ : ZZZ) for x = X/ZZ, y = Y/ZZZ, with ZZ³ = ZZZ²; ZZ = 0 is the
 /// identity.
 #[derive(Clone, Copy, Debug)]
@@ -302,6 +307,7 @@ pub struct Xyzz<C: SwCurve> {
     /// ZZZ.
     pub zzz: C::Base,
 }
+// ANCHOR_END: xyzz_struct
 
 impl<C: SwCurve> Xyzz<C> {
     /// The identity (1 : 1 : 0 : 0).

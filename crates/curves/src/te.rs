@@ -82,6 +82,7 @@ impl<C: TeCurve> Affine<C> {
     }
 }
 
+// ANCHOR: extended_struct
 /// Extended twisted Edwards coordinates (X : Y : T : Z), x = X/Z, y = Y/Z, T·Z = X·Y (HWCD 2008).
 #[derive(Clone, Copy, Debug)]
 pub struct Extended<C: TeCurve> {
@@ -94,6 +95,7 @@ pub struct Extended<C: TeCurve> {
     /// Z.
     pub z: C::Base,
 }
+// ANCHOR_END: extended_struct
 
 impl<C: TeCurve> Extended<C> {
     /// The identity (0 : 1 : 0 : 1).
