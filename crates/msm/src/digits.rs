@@ -61,6 +61,7 @@ pub fn decompose_into(k: &Scalar, c: u32, out: &mut [i32]) -> u32 {
 }
 // ANCHOR_END: signed_digits
 
+// ANCHOR: num_windows
 /// The number of windows for scalars below `r` at width c: ⌈b/c⌉ with b the bit length of r − 1,
 /// plus one when r − 1 (the largest scalar, hence the worst case: see the module docs) leaves a
 /// final carry.
@@ -71,6 +72,7 @@ pub fn num_windows(c: u32, r: &Scalar) -> usize {
     let mut digits = vec![0; k];
     k + decompose_into(&max, c, &mut digits) as usize
 }
+// ANCHOR_END: num_windows
 
 /// The signed digits of `k` in `windows` windows, or `None` if they cannot hold it (a carry is
 /// left over).
@@ -99,6 +101,7 @@ pub fn decompose_all(scalars: &[Scalar], c: u32, windows: usize) -> Vec<i32> {
     out
 }
 
+// ANCHOR: shifted
 /// Derei & Koh's shifted form: d + 2^(c−1), an unsigned c-bit value (0 stands for −2^(c−1),
 /// 2^(c−1) for digit 0). The GPU stages store digits this way.
 pub fn to_shifted(d: i32, c: u32) -> u32 {
@@ -114,6 +117,7 @@ pub fn to_shifted(d: i32, c: u32) -> u32 {
 pub fn from_shifted(s: u32, c: u32) -> i32 {
     s as i32 - (1 << (c - 1))
 }
+// ANCHOR_END: shifted
 
 #[cfg(test)]
 mod tests {

@@ -131,6 +131,7 @@ pub fn msm_with_stats<G: MsmGroup>(
         return Ok(G::identity());
     }
 
+    // ANCHOR: msm_pipeline
     let c = cfg.window.unwrap_or_else(|| window_size(n, &r));
     let windows = num_windows(c, &r);
     let buckets = 1usize << (c - 1);
@@ -152,4 +153,5 @@ pub fn msm_with_stats<G: MsmGroup>(
         })
         .collect();
     Ok(horner(&window_sums, c))
+    // ANCHOR_END: msm_pipeline
 }
