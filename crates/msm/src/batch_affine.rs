@@ -100,6 +100,7 @@ struct Accumulator<G: MsmGroup> {
 }
 
 impl<G: MsmGroup> Accumulator<G> {
+    // ANCHOR: batch_affine_take
     /// Starts the addition `op` now: done at once if no inversion is needed, else into the batch.
     fn take(&mut self, op: Op<G::Affine>) {
         match G::affine_add_start(&self.buckets[op.bucket], &op.point) {
@@ -114,6 +115,7 @@ impl<G: MsmGroup> Accumulator<G> {
             }
         }
     }
+    // ANCHOR_END: batch_affine_take
 
     fn spill(&mut self, op: Op<G::Affine>) {
         self.spill[op.bucket] = self.spill[op.bucket].add_affine(&op.point);
