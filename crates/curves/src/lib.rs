@@ -10,13 +10,16 @@
 //! | BLS12-381 G1 | y² = x³ + 4 | [`field::Bls12_381Fq`] | same |
 //! | Ed-on-BLS12-377 | −x² + y² = 1 + d·x²y², d = 3021 | [`field::Bls12_377Fr`] | [`te::Affine`], [`te::Extended`] |
 //!
-//! Field arithmetic is `fastmsm-mont`'s 64-bit Montgomery product ([`field`]). Every formula is
+//! Field arithmetic is `fastmsm-mont`'s 64-bit Montgomery product ([`field`]). For WebAssembly,
+//! [`radix30`] has the same fields in 30-bit limbs and the four curves over them (twins whose
+//! constants are converted from these at compile time). Every formula is
 //! one function with a doc comment naming its source on the Explicit-Formulas Database (EFD,
 //! <https://hyperelliptic.org/EFD/>) or in Hisil–Wong–Carter–Dawson 2008, and an mdBook anchor
 //! around it. [`Group`] is the interface the MSM code is written against.
 
 pub mod curves;
 pub mod field;
+pub mod radix30;
 pub mod sw;
 pub mod te;
 

@@ -87,6 +87,59 @@ fn bls12_381_fr() {
     check::<field::Bls12_381Fr, ark_bls12_381::Fr>(6);
 }
 
+// The 30-bit twins of the same fields (fastmsm_curves::radix30), against the same oracles, and the
+// conversions between the two representations.
+mod radix30 {
+    use super::*;
+    use fastmsm_curves::radix30::{self as r30, ToRadix30};
+
+    fn convert<F: ToRadix30, A: ArkPrimeField>(seed: u64) {
+        let mut r = rng(seed);
+        let minus_one = A::zero() - A::one();
+        let mut values = vec![A::zero(), A::one(), minus_one];
+        for _ in 0..40 {
+            values.push(A::rand(&mut r));
+        }
+        for a in values {
+            let x: F = fe(a);
+            let y: F::R30 = fe(a);
+            assert_eq!(x.to_r30(), y, "64 → 30 bits");
+            assert_eq!(F::from_r30(&y), x, "30 → 64 bits");
+        }
+    }
+
+    #[test]
+    fn bn254_fq() {
+        check::<r30::Bn254Fq30, ark_bn254::Fq>(11);
+        convert::<field::Bn254Fq, ark_bn254::Fq>(21);
+    }
+    #[test]
+    fn bn254_fr() {
+        check::<r30::Bn254Fr30, ark_bn254::Fr>(12);
+        convert::<field::Bn254Fr, ark_bn254::Fr>(22);
+    }
+    #[test]
+    fn bls12_377_fq() {
+        check::<r30::Bls12_377Fq30, ark_bls12_377::Fq>(13);
+        convert::<field::Bls12_377Fq, ark_bls12_377::Fq>(23);
+    }
+    #[test]
+    fn bls12_377_fr() {
+        check::<r30::Bls12_377Fr30, ark_bls12_377::Fr>(14);
+        convert::<field::Bls12_377Fr, ark_bls12_377::Fr>(24);
+    }
+    #[test]
+    fn bls12_381_fq() {
+        check::<r30::Bls12_381Fq30, ark_bls12_381::Fq>(15);
+        convert::<field::Bls12_381Fq, ark_bls12_381::Fq>(25);
+    }
+    #[test]
+    fn bls12_381_fr() {
+        check::<r30::Bls12_381Fr30, ark_bls12_381::Fr>(16);
+        convert::<field::Bls12_381Fr, ark_bls12_381::Fr>(26);
+    }
+}
+
 /// Compile-time constants (`from_hex`, by doublings) agree with run-time conversion (by R²).
 #[test]
 fn const_and_runtime_conversion_agree() {

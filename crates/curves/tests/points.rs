@@ -291,3 +291,32 @@ fn ed_bls12_377_equality_reads_y() {
         "2·(0, −1) = O"
     );
 }
+
+// The 30-bit twins (fastmsm_curves::radix30): the same suites, same arkworks oracles.
+use fastmsm_curves::radix30::{Bls12_377R30, Bls12_381R30, Bn254R30, EdBls12_377R30};
+
+suite!(
+    bn254_r30_xyzz,
+    Sw<Xyzz<Bn254R30>, Bn254R30, ark_bn254::g1::Config>,
+    900
+);
+suite!(
+    bls12_377_r30_xyzz,
+    Sw<Xyzz<Bls12_377R30>, Bls12_377R30, ark_bls12_377::g1::Config>,
+    1000
+);
+suite!(
+    bls12_377_r30_jacobian,
+    Sw<Jacobian<Bls12_377R30>, Bls12_377R30, ark_bls12_377::g1::Config>,
+    1100
+);
+suite!(
+    bls12_381_r30_xyzz,
+    Sw<Xyzz<Bls12_381R30>, Bls12_381R30, ark_bls12_381::g1::Config>,
+    1200
+);
+suite!(
+    ed_on_bls12_377_r30,
+    Te<EdBls12_377R30, ark_ed_on_bls12_377::EdwardsConfig>,
+    1300
+);

@@ -16,6 +16,10 @@
 //! | bucket reduction | [`reduce`] | Σ j·B_j by running sums, serially or split into T independent segments (cuZK) |
 //! | window combination | [`reduce::horner`] | Σ 2^(c·w)·W_w by Horner's rule |
 //!
+//! [`radix30::msm_radix30`] runs the same stages over the curves' 30-bit-limb twins (the fast
+//! representation in WebAssembly); [`count::msm_counted`] runs them over a field that counts its
+//! operations.
+//!
 //! [`msm`] runs them with defaults; [`msm_with`] takes an [`MsmConfig`] that picks the window, the
 //! accumulation path and the reduction. The group types are [`MsmGroup`]: XYZZ ([`Bn254G1`],
 //! [`Bls12_377G1`], [`Bls12_381G1`]), Jacobian for the same curves, and extended twisted Edwards
@@ -26,9 +30,11 @@
 pub mod batch_affine;
 pub mod batch_inv;
 pub mod bucket;
+pub mod count;
 pub mod digits;
 pub mod group;
 pub mod pippenger;
+pub mod radix30;
 pub mod reduce;
 pub mod scalar;
 pub mod window;

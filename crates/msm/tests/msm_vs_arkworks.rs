@@ -1,5 +1,6 @@
 //! The whole MSM against `ark_ec::VariableBaseMSM::msm`, for all four curves, n from 0 to 2500,
-//! uniform and adversarial inputs, both accumulation paths and both reductions.
+//! uniform and adversarial inputs, both accumulation paths and both reductions, over the 64-bit
+//! field and over the 30-bit-limb twins.
 
 mod common;
 
@@ -13,6 +14,8 @@ use fastmsm_msm::{
     Accumulation, BatchAffineConfig, BatchAffineStats, MsmConfig, MsmError, MsmGroup, Reduction,
     Scalar, msm, msm_with, msm_with_stats,
 };
+use fastmsm_msm::count::{CountableGroup, msm_counted};
+use fastmsm_msm::radix30::{Radix30Group, msm_radix30};
 use rand::Rng;
 
 const SIZES: [usize; 8] = [0, 1, 2, 3, 17, 100, 1000, 2500];
@@ -116,7 +119,10 @@ fn inputs<O: Oracle>(n: usize, base: &[ArkAffine<O>], seed: u64) -> Vec<Input<O>
     out
 }
 
-fn against_arkworks<O: Oracle>(seed: u64) {
+fn against_arkworks<O: Oracle>(seed: u64)
+where
+    O::G: Radix30Group + CountableGroup,
+{
     let base = random_points::<O>(*SIZES.last().unwrap(), seed);
     for (k, &n) in SIZES.iter().enumerate() {
         for (what, pts, scalars) in inputs::<O>(n, &base, seed + k as u64) {
@@ -131,6 +137,25 @@ fn against_arkworks<O: Oracle>(seed: u64) {
                     "{}: n = {n}, {what}, {how}",
                     O::G::NAME
                 );
+                let mut stats = BatchAffineStats::default();
+                let got: O::G = msm_radix30(&ours, &scalars, &cfg, &mut stats).unwrap();
+                assert!(got.is_on_curve());
+                assert_eq!(
+                    got.to_affine(),
+                    want,
+                    "{}: n = {n}, {what}, {how}, 30-bit limbs",
+                    O::G::NAME
+                );
+                if what == "uniform" {
+                    let (got, ops) = msm_counted::<O::G>(&ours, &scalars, &cfg, &mut stats);
+                    assert_eq!(
+                        got.unwrap().to_affine(),
+                        want,
+                        "{}: n = {n}, {how}, counted",
+                        O::G::NAME
+                    );
+                    assert_eq!(ops.mul == 0, n == 0, "{ops:?}");
+                }
             }
         }
     }
@@ -152,6 +177,9 @@ fn bn254_jacobian() {
         for (how, cfg) in configs() {
             let got: <Bn254Jac as Oracle>::G = msm_with(&ours, &scalars, &cfg).unwrap();
             assert_eq!(got.to_affine(), want, "Jacobian, n = {n}, {how}");
+            let got: <Bn254Jac as Oracle>::G =
+                msm_radix30(&ours, &scalars, &cfg, &mut BatchAffineStats::default()).unwrap();
+            assert_eq!(got.to_affine(), want, "Jacobian, n = {n}, {how}, 30-bit limbs");
         }
     }
 }
