@@ -1,5 +1,5 @@
 # Fast MSM build entry point. The README's two commands are `make serve` and `make test`.
-.PHONY: setup setup-test wasm wasm-relaxed book serve test test-rust test-e2e bench-mont-wasm clean gpu-bench-bin
+.PHONY: setup setup-test wasm wasm-relaxed book serve test test-rust test-e2e bench-mont-wasm bench-msm-wasm clean gpu-bench-bin
 
 WASM_OUT := book/generated/pkg
 # SIMD128 is in every current browser; the widgets report (not fake) what a browser lacks.
@@ -49,6 +49,11 @@ test-e2e:
 # Every Montgomery variant × field vs ark-ff, in headless Chromium: benches/results/mont-wasm-<device>.json
 bench-mont-wasm: book
 	cd wasm-demo && npm run bench:mont
+
+# CPU MSM, ours vs arkworks' VariableBaseMSM, both in WebAssembly in headless Chromium, one thread:
+# BLS12-377 and BN254 at n = 2^12, 2^14, 2^16 → benches/results/msm-wasm-<browser>-<cpu>.json
+bench-msm-wasm: book
+	cd wasm-demo && npm run bench:msm
 
 clean:
 	rm -rf target book/generated book/vendor

@@ -1,7 +1,7 @@
 // Widget loader: hydrates every <div class="fastmsm-widget" data-widget="NAME"> on the page.
 //
 // Each widget is one module, widgets/NAME.js, exporting:
-//   title, controls (form fields), quick (parameters for a fast run), autorun (bool),
+//   title, controls (form fields: select, number or text), quick (parameters for a fast run), autorun (bool),
 //   task(wasm, params, progress)  — runs in the Web Worker, returns a results object (DESIGN.md schema)
 //   view(result)                  — tables and a chart spec for the page
 // All URLs are relative to this file, so the site works from any sub-path, offline.
@@ -22,6 +22,11 @@ function controlElement(spec) {
       o.selected = spec.multiple ? (spec.default ?? []).includes(o.value) : o.value === String(spec.default);
       input.add(o);
     }
+  } else if (spec.type === 'text') {
+    input = document.createElement('input');
+    input.type = 'text';
+    input.spellcheck = false;
+    Object.assign(input, { value: spec.default ?? '', size: spec.size ?? 40, placeholder: spec.placeholder ?? '' });
   } else {
     input = document.createElement('input');
     input.type = 'number';
@@ -37,7 +42,7 @@ function readControls(form, specs) {
   for (const spec of specs) {
     const input = form.elements[spec.name];
     if (spec.type === 'select' && spec.multiple) params[spec.name] = [...input.selectedOptions].map((o) => o.value);
-    else if (spec.type === 'select') params[spec.name] = input.value;
+    else if (spec.type === 'select' || spec.type === 'text') params[spec.name] = input.value;
     else params[spec.name] = Number(input.value);
   }
   return params;

@@ -5,6 +5,9 @@ use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
 mod capabilities;
+// The cpu-msm widget (ours vs arkworks' MSM, timed and operation-counted) and signed-digits.
+mod cpu_msm;
+pub use cpu_msm::*;
 // The mont-bench widget: chained Montgomery multiplications vs ark-ff (also built with relaxed SIMD).
 mod mont_bench;
 pub use mont_bench::*;

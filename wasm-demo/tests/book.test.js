@@ -129,3 +129,77 @@ describe('montgomery', () => {
     await page.close();
   });
 });
+
+// The CPU MSM widgets, through the page's widget worker (as the bench runner calls them), so their
+// tasks are exercised whichever chapter holds their placeholders; their views are rendered in node.
+describe('cpu-msm and signed-digits widgets', () => {
+  /** Runs a widget's task in the worker of a book page; resolves to {result} or {error}. */
+  async function runTask(page, widget, params) {
+    return page.evaluate(async ({ widget, params }) => {
+      await window.fastmsmWidgets.ready;
+      const loader = document.querySelector('script[type="module"][src*="widgets/loader.js"]').src;
+      const { runInWorker } = await import(new URL('worker-client.js', loader));
+      try {
+        return { result: await runInWorker(widget, params, () => {}) };
+      } catch (e) {
+        return { error: String(e.message) };
+      }
+    }, { widget, params });
+  }
+
+  test('signed-digits: decompositions verified with BigInt; bad input named', async () => {
+    const { page, problems } = await visit('intro.html');
+    const widget = await import('../../book/widgets/signed-digits.js');
+    const { result, error } = await runTask(page, 'signed-digits', widget.quick);
+    assert.equal(error, undefined);
+    assert.equal(result.verified, true);
+    const cases = widget.quick.curve.length * widget.quick.c.length * widget.quick.scalar.length;
+    assert.equal(result.decompositions.length, cases);
+    for (const d of result.decompositions) assert.deepEqual(d.problems, [], `${d.curve} c=${d.c} ${d.scalar}`);
+    // the chapter's example: 301 at c = 5 is 301 = 13 + 9·32, digits 13, 9
+    const ex = result.decompositions.find((d) => d.c === 5 && d.scalar === '0x12d');
+    assert.deepEqual(ex.rows.slice(0, 3).map((r) => r.digit), [13, 9, 0]);
+    // r − 1 needs every window num_windows counts, and no carry is left
+    const view = widget.view(result);
+    assert.equal(view.tables.length, cases);
+    for (const [params, pattern] of [
+      [{ curve: 'bn254', c: 8, scalar: '12a' }, /not a number/],
+      [{ curve: 'bn254', c: 8, scalar: '-7' }, /not a number/],
+      [{ curve: 'bls12-377', c: 8, scalar: '0x12ab655e9a2ca55660b44d1e5c37b00159aa76fed00000010a11800000000001' }, /not below the group order r/],
+      [{ curve: 'bn254', c: 1, scalar: '5' }, /choose 2 to 16/],
+    ]) {
+      const run = await runTask(page, 'signed-digits', params);
+      assert.match(run.error ?? '', pattern, JSON.stringify(params));
+    }
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
+  test('cpu-msm: every run of ours equals arkworks, operation counts shown', async () => {
+    const { page, problems } = await visit('intro.html');
+    const widget = await import('../../book/widgets/cpu-msm.js');
+    const { result, error } = await runTask(page, 'cpu-msm', widget.quick);
+    assert.equal(error, undefined);
+    assert.equal(result.suite, 'msm-wasm');
+    assert.equal(result.verified, true);
+    for (const curve of widget.quick.curve) {
+      const rows = result.results.filter((r) => r.params.curve === curve);
+      assert.deepEqual(rows.map((r) => r.params.variant), widget.VARIANTS, `${curve}: one row per run`);
+      for (const r of rows) {
+        assert.equal(r.verified, true, `${r.name} verified`);
+        assert.ok(Number.isFinite(r.median) && r.min <= r.median && r.median <= r.max, `${r.name} timing`);
+        assert.equal(r.params.n, 2 ** widget.quick.logn);
+      }
+      const counts = result.counts.filter((c) => c.curve === curve);
+      assert.deepEqual(counts.map((c) => c.variant), ['projective', 'batch-affine']);
+      const [proj, ba] = counts;
+      assert.ok(proj.mul > 0 && proj.inverse === 0, 'projective buckets need no inversion');
+      assert.ok(ba.inverse > 0 && ba.stats.batched_additions > 0, 'batch-affine shares inversions');
+      assert.ok(counts.every((c) => c.verified));
+    }
+    const view = widget.view(result);
+    assert.equal(view.tables.length, widget.quick.curve.length + 1, 'one table per curve, one of counts');
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+});

@@ -1,0 +1,200 @@
+// CPU MSM in your browser: fastmsm-msm (projective or batch-affine buckets, over 64-bit or 30-bit
+// limbs) against arkworks' VariableBaseMSM (ark-ec 0.5, one thread), all compiled into this page's
+// WebAssembly and run in the widget worker on the same seeded input. Every run's result is compared
+// with arkworks' result on that input; a run is verified when they are the same point. The
+// operation counts come from running our code over a field that counts its own operations.
+
+export const title = 'Multi-scalar multiplication on your CPU: ours vs arkworks, in WebAssembly';
+
+// Listed here because the controls are built before any WebAssembly loads; the task checks them
+// against the module's own lists (cpu_msm_info).
+export const CURVES = ['bn254', 'bls12-377', 'bls12-381', 'ed-on-bls12-377'];
+export const VARIANTS = ['projective', 'batch-affine', 'projective-r30', 'batch-affine-r30', 'arkworks'];
+export const BASELINE = 'arkworks';
+const LABELS = {
+  projective: 'ours: projective buckets, 64-bit limbs',
+  'batch-affine': 'ours: batch-affine buckets, 64-bit limbs',
+  'projective-r30': 'ours: projective buckets, 30-bit limbs',
+  'batch-affine-r30': 'ours: batch-affine buckets, 30-bit limbs',
+  arkworks: 'arkworks VariableBaseMSM (baseline)',
+};
+const COUNTED = ['projective', 'batch-affine'];
+
+export const controls = [
+  { name: 'curve', label: 'Curve', type: 'select', default: 'bls12-377', options: [...CURVES, { value: 'all', label: 'all four' }] },
+  { name: 'logn', label: 'n = 2^', type: 'number', default: 14, min: 4, max: 18 },
+  { name: 'variants', label: 'Runs', type: 'select', multiple: true, default: VARIANTS,
+    options: VARIANTS.map((v) => ({ value: v, label: LABELS[v] })) },
+  { name: 'repetitions', label: 'Repetitions', type: 'number', default: 3, min: 1, max: 20 },
+  { name: 'count', label: 'Count field operations', type: 'select', default: 'yes', options: ['yes', 'no'] },
+  { name: 'window', label: 'Window c (0 = automatic)', type: 'number', default: 0, min: 0, max: 16 },
+];
+// The E2E run: small, two curves of different field sizes, every variant once, counts included.
+export const quick = { curve: ['bn254', 'bls12-377'], logn: 10, variants: 'all', repetitions: 1, count: 'yes', window: 0 };
+export const autorun = false;
+
+const SEED = 20260521;
+const WARMUP_POINTS = 1 << 10; // V8 compiles wasm functions again, optimised, once they run hot
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+const round = (x, digits) => Math.round(x * 10 ** digits) / 10 ** digits;
+const asList = (v, all) => (v === 'all' || v === undefined || (Array.isArray(v) && (v.length === 0 || v.includes('all')))
+  ? all : [v].flat());
+const samePoint = (a, b) => a.x === b.x && a.y === b.y;
+const pointText = (p) => (p.x === null ? 'identity' : `(${p.x}, ${p.y})`);
+
+export async function task(wasm, params, progress) {
+  const info = wasm.cpu_msm_info();
+  if (info.curves.join(',') !== CURVES.join(',') || info.variants.join(',') !== VARIANTS.join(',')) {
+    throw new Error(`cpu-msm.js lists are out of date: wasm has curves ${info.curves} and variants ${info.variants}`);
+  }
+  const curves = asList(params.curve ?? params.curves, CURVES);
+  const variants = asList(params.variants, VARIANTS);
+  for (const c of curves) if (!CURVES.includes(c)) throw new Error(`unknown curve ${c}`);
+  for (const v of variants) if (!VARIANTS.includes(v)) throw new Error(`unknown variant ${v}`);
+  if (!variants.includes(BASELINE)) variants.push(BASELINE); // every result is checked against it
+  const logns = [params.logn].flat().map(Number);
+  for (const l of logns) if (!(l >= 1 && l <= 20)) throw new Error(`n = 2^${l}: choose 2^1 to 2^20`);
+  const repetitions = Math.max(1, Math.round(params.repetitions ?? 3));
+  const window = Math.max(0, Math.round(params.window ?? 0));
+  const batch = Math.max(0, Math.round(params.batch ?? 0));
+  const count = params.count === undefined || params.count === 'yes' || params.count === true;
+  const seed = Number(params.seed ?? SEED) >>> 0;
+
+  const results = [];
+  const counts = [];
+  const plan = curves.flatMap((curve) => logns.map((logn) => ({ curve, logn })));
+  for (const [pi, { curve, logn }] of plan.entries()) {
+    const n = 2 ** logn;
+    const base = pi / plan.length;
+    const span = 1 / plan.length;
+    const say = (f, text) => progress(base + span * f, `${curve}, n = 2^${logn}: ${text}`);
+    say(0, 'drawing the input');
+    const input = new wasm.CpuMsm(curve, n, seed, (f, text) => say(0.1 * f, text));
+    try {
+      // warm-up on a prefix: every variant once, checked against arkworks on the same prefix
+      const warm = Math.min(n, WARMUP_POINTS);
+      const warmRef = input.run(BASELINE, warm, 0, 0);
+      const rows = variants.map((variant) => ({ variant, samples: [], verified: true, out: null }));
+      for (const row of rows) {
+        say(0.1, `warming up ${row.variant}`);
+        row.verified &&= samePoint(input.run(row.variant, warm, window, batch), warmRef);
+      }
+      const timedSteps = repetitions * rows.length;
+      let done = 0;
+      let reference = null;
+      for (let r = 0; r < repetitions; r++) {
+        // the baseline first in every round, then ours: background noise hits every row alike
+        for (const row of [...rows].sort((a, b) => (b.variant === BASELINE) - (a.variant === BASELINE))) {
+          say(0.12 + 0.7 * (done++ / timedSteps), `round ${r + 1}/${repetitions}, ${row.variant}`);
+          const t0 = performance.now();
+          const out = input.run(row.variant, n, window, batch);
+          row.samples.push(performance.now() - t0);
+          if (row.variant === BASELINE) reference ??= out;
+          row.out = out;
+        }
+      }
+      for (const row of rows) row.verified &&= samePoint(row.out, reference);
+      const arkMedian = median(rows.find((r) => r.variant === BASELINE).samples);
+      for (const row of rows) {
+        const m = median(row.samples);
+        results.push({
+          name: `${curve}/n=2^${logn}/${row.variant}`,
+          params: {
+            curve, n, log2_n: logn, variant: row.variant, label: LABELS[row.variant],
+            limb_bits: row.variant === BASELINE ? 64 : row.variant.endsWith('-r30') ? 30 : 64,
+            accumulation: row.variant === BASELINE ? 'projective (Jacobian), arkworks' : row.variant.replace('-r30', ''),
+            window: row.out.window, stats: row.out.stats, seed,
+            speedup_vs_arkworks: round(arkMedian / m, 3),
+            result: pointText(row.out),
+          },
+          unit: 'ms',
+          median: round(m, 2),
+          min: round(Math.min(...row.samples), 2),
+          max: round(Math.max(...row.samples), 2),
+          samples: row.samples.length,
+          verified: row.verified,
+        });
+      }
+      if (count) {
+        for (const [ci, variant] of COUNTED.entries()) {
+          say(0.85 + 0.15 * (ci / COUNTED.length), `counting the field operations of ${variant}`);
+          const c = input.count(variant, n, window, batch);
+          counts.push({ curve, n, log2_n: logn, ...c, verified: samePoint(c, reference) });
+        }
+      }
+    } finally {
+      input.free();
+    }
+  }
+  progress(1, 'Done');
+  const cores = navigator.hardwareConcurrency;
+  return {
+    suite: 'msm-wasm',
+    device: { name: `browser CPU${cores ? ` (${cores} logical cores)` : ''}`, backend: 'wasm32 simd128, one thread' },
+    params: { repetitions, warmup_points: WARMUP_POINTS, window: window || 'automatic', seed },
+    results,
+    counts,
+    verified: results.length > 0 && results.every((r) => r.verified) && counts.every((c) => c.verified),
+  };
+}
+
+const ms = (v) => (v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v.toFixed(2));
+const big = (v) => v.toLocaleString('en');
+
+export function view(result) {
+  const groups = [...new Set(result.results.map((r) => `${r.params.curve}|${r.params.log2_n}`))];
+  const tables = groups.map((g) => {
+    const [curve, logn] = g.split('|');
+    const rows = result.results.filter((r) => r.params.curve === curve && String(r.params.log2_n) === logn);
+    return {
+      caption: `${curve}, n = 2^${logn}: milliseconds per MSM (median of ${rows[0].samples}; same input for every row)`,
+      columns: ['Run', 'Window c', 'ms (median)', 'min–max', 'Speed-up vs arkworks', 'Verified'],
+      rows: rows.map((r) => [r.params.label, r.params.window ?? 'ln n + 2', ms(r.median), `${ms(r.min)}–${ms(r.max)}`,
+        `${r.params.speedup_vs_arkworks.toFixed(2)}×`, r.verified ? '✔' : '✘']),
+    };
+  });
+  if (result.counts.length) {
+    tables.push({
+      caption: 'Field operations of one MSM (counted while our code runs; the 30-bit runs do the same operations)',
+      columns: ['Curve', 'n', 'Buckets', 'Window c', 'Multiplications', 'Squarings', 'Additions/subtractions',
+        'Inversions', '(M + S) per point', 'Batched additions', 'Deferred', 'Spilled', 'Verified'],
+      rows: result.counts.map((c) => [c.curve, `2^${c.log2_n}`, c.variant, c.window, big(c.mul), big(c.square), big(c.add),
+        big(c.inverse), ((c.mul + c.square) / c.n).toFixed(1),
+        c.variant === 'batch-affine' ? big(c.stats.batched_additions) : '—',
+        c.variant === 'batch-affine' ? big(c.stats.deferred) : '—',
+        c.variant === 'batch-affine' ? big(c.stats.spilled) : '—', c.verified ? '✔' : '✘']),
+    });
+  }
+  const variants = [...new Set(result.results.map((r) => r.params.variant))];
+  const medians = result.results.map((r) => r.median).filter((m) => m > 0);
+  const best = groups.map((g) => {
+    const [curve, logn] = g.split('|');
+    const rows = result.results.filter((r) => r.params.curve === curve && String(r.params.log2_n) === logn
+      && r.params.variant !== BASELINE);
+    const top = rows.reduce((a, b) => (b.median < a.median ? b : a), rows[0]);
+    return top ? `${curve} 2^${logn}: fastest ${top.params.variant}, ${top.params.speedup_vs_arkworks.toFixed(2)}× arkworks` : '';
+  }).filter(Boolean);
+  return {
+    message: `Lower is better. ${best.join('; ')}.`,
+    tables,
+    chart: {
+      title: 'Milliseconds per MSM (median)',
+      labels: variants.map((v) => LABELS[v]),
+      series: groups.map((g) => {
+        const [curve, logn] = g.split('|');
+        return {
+          label: `${curve}, 2^${logn}`,
+          data: variants.map((v) => result.results.find((r) => r.params.curve === curve
+            && String(r.params.log2_n) === logn && r.params.variant === v)?.median ?? null),
+        };
+      }),
+      logScale: medians.length > 1 && Math.max(...medians) / Math.min(...medians) > 20,
+      yLabel: 'ms',
+    },
+  };
+}

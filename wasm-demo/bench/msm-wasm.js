@@ -1,0 +1,105 @@
+// Headless-Chromium bench runner for the cpu-msm widget (npm run bench:msm; make bench-msm-wasm).
+// Builds nothing: it serves the built book (make book), opens a page of it, runs the widget's own
+// task in the page's widget worker — ours (projective and batch-affine buckets, 64- and 30-bit
+// limbs) and arkworks' VariableBaseMSM, one thread, same seeded input, interleaved rounds, every
+// result checked against arkworks' — and writes benches/results/msm-wasm-<browser>-<cpu>.json
+// (DESIGN.md schema).
+//
+//   node bench/msm-wasm.js [--curves bls12-377,bn254] [--logn 12,14,16] [--repetitions 5] [--out FILE]
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
+import { dirname, relative, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { serveBook } from '../lib/serve.js';
+import { launchChromium } from '../lib/browser.js';
+
+const { values: args } = parseArgs({
+  options: {
+    curves: { type: 'string', default: 'bls12-377,bn254' },
+    logn: { type: 'string', default: '12,14,16' },
+    repetitions: { type: 'string', default: '5' },
+    variants: { type: 'string', default: 'all' },
+    count: { type: 'string', default: 'yes' },
+    out: { type: 'string' },
+  },
+});
+const params = {
+  curve: args.curves.split(','),
+  logn: args.logn.split(',').map(Number),
+  variants: args.variants === 'all' ? 'all' : args.variants.split(','),
+  repetitions: Number(args.repetitions),
+  count: args.count,
+  window: 0,
+};
+
+function cpuModel() {
+  try {
+    const m = readFileSync('/proc/cpuinfo', 'utf8').match(/^model name\s*:\s*(.+)$/m);
+    if (m) return m[1].trim();
+  } catch { /* not Linux */ }
+  return cpus()[0]?.model?.trim() || 'unknown-cpu';
+}
+const sanitize = (s) => s.toLowerCase().replace(/\((r|tm)\)/g, '').replace(/[^a-z0-9.]+/g, '-')
+  .replace(/^-+|-+$/g, '');
+
+const server = await serveBook();
+const browser = await launchChromium();
+try {
+  const cpu = cpuModel();
+  const deviceName = sanitize(`chromium-${browser.version()}-${cpu}`);
+  const page = await browser.newPage();
+  const problems = [];
+  page.on('pageerror', (e) => problems.push(e.message));
+  page.on('console', (m) => { if (m.type() === 'error') problems.push(m.text()); });
+  let lastLine = '';
+  await page.exposeFunction('fastmsmBenchProgress', (fraction, text) => {
+    const line = `[${(100 * fraction).toFixed(0).padStart(3)}%] ${text}`;
+    if (process.stdout.isTTY) process.stdout.write(`\r${line.padEnd(lastLine.length)}`);
+    else if (line.replace(/^\[\s*\d+%\] /, '') !== lastLine.replace(/^\[\s*\d+%\] /, '')) console.log(line);
+    lastLine = line;
+  });
+  // Any page of the book loads the widget loader; the task runs in its worker.
+  await page.goto(`${server.url}intro.html`, { waitUntil: 'load' });
+  await page.waitForFunction(() => window.fastmsmWidgets);
+  console.log(`${deviceName}: ${JSON.stringify(params)}`);
+  const started = Date.now();
+  const loadBefore = loadavg();
+  const result = await page.evaluate(async (p) => {
+    await window.fastmsmWidgets.ready;
+    const loader = document.querySelector('script[type="module"][src*="widgets/loader.js"]').src;
+    const { runInWorker } = await import(new URL('worker-client.js', loader));
+    return runInWorker('cpu-msm', p, (fraction, text) => window.fastmsmBenchProgress(fraction, text));
+  }, params);
+  const loadAfter = loadavg();
+  if (process.stdout.isTTY) process.stdout.write('\n');
+  result.device = { ...result.device, name: deviceName, backend: result.device.backend, cpu, cores: cpus().length };
+  result.params = {
+    ...result.params, ...params, runner: 'wasm-demo/bench/msm-wasm.js',
+    seconds: Math.round((Date.now() - started) / 1000),
+    // the machine's 1-minute load average before and after: a busy machine widens the spread
+    host_load_1min: [round2(loadBefore[0]), round2(loadAfter[0])],
+  };
+
+  const out = resolve(args.out ?? resolve(import.meta.dirname, `../../benches/results/msm-wasm-${deviceName}.json`));
+  mkdirSync(dirname(out), { recursive: true });
+  writeFileSync(out, `${JSON.stringify(result, null, 2)}\n`);
+
+  for (const r of result.results) {
+    console.log(`  ${r.name.padEnd(40)} ${r.median.toFixed(1).padStart(9)} ms  [${r.min.toFixed(1)}–${r.max.toFixed(1)}]`
+      + `  ${r.params.speedup_vs_arkworks.toFixed(2)}× arkworks  c=${r.params.window ?? '-'}  ${r.verified ? '✔' : '✘'}`);
+  }
+  for (const c of result.counts) {
+    console.log(`  ops ${c.curve} 2^${c.log2_n} ${c.variant.padEnd(13)} M=${c.mul} S=${c.square} A=${c.add} I=${c.inverse}`
+      + `  ${c.verified ? '✔' : '✘'}`);
+  }
+  console.log(`verified: ${result.verified}; wrote ${relative(process.cwd(), out)}`);
+  if (problems.length) console.error(`page problems:\n  ${problems.join('\n  ')}`);
+  if (!result.verified || problems.length) process.exitCode = 1;
+} finally {
+  await browser.close();
+  await server.close();
+}
+
+function round2(x) {
+  return Math.round(x * 100) / 100;
+}
