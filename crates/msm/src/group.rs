@@ -15,6 +15,7 @@ use fastmsm_curves::field::PrimeField;
 use fastmsm_curves::sw::{self, SwCurve};
 use fastmsm_curves::te::{self, TeCurve};
 
+use crate::glv::GlvInput;
 use crate::scalar::{self, Scalar};
 
 /// The result of the first half of an affine addition `p + q`.
@@ -47,6 +48,13 @@ pub trait MsmGroup: Group {
     /// Second half: `p + q` given the inverse of the denominator that
     /// [`MsmGroup::affine_add_start`] returned for the same `p` and `q`.
     fn affine_add_finish(p: &Self::Affine, q: &Self::Affine, inv: Self::Base) -> Self::Affine;
+
+    /// The MSM rewritten with the curve's GLV endomorphism ([`crate::glv`]): 2n points and
+    /// half-length scalars with the same sum (for points of order r). `None` where the curve has
+    /// no such endomorphism: the default, and the answer for twisted Edwards curves.
+    fn glv_expand(_points: &[Self::Affine], _scalars: &[Scalar]) -> Option<GlvInput<Self::Affine>> {
+        None
+    }
 }
 
 // ANCHOR: sw_affine_add
@@ -114,6 +122,12 @@ macro_rules! sw_msm_group {
                 inv: C::Base,
             ) -> sw::Affine<C> {
                 sw_add_finish(p, q, inv)
+            }
+            fn glv_expand(
+                points: &[sw::Affine<C>],
+                scalars: &[Scalar],
+            ) -> Option<GlvInput<sw::Affine<C>>> {
+                crate::glv::glv_of::<C>().map(|g| g.expand(points, scalars))
             }
         }
     };

@@ -13,8 +13,10 @@
 //! | scalar decomposition | [`digits`] | each scalar → signed c-bit digits in [−2^(c−1), 2^(c−1)) plus the final carry |
 //! | bucket accumulation | [`bucket`] | per window, adds each point into bucket \|digit\| (negated for a negative digit) |
 //! | … or batch-affine | [`batch_affine`] | the same buckets in affine coordinates, many additions sharing one inversion ([`batch_inv`]) |
+//! | … or transposition + SMVP | [`cuzk`] | cuZK's CSR form of each window, then one sum per bucket row (the GPU stages' reference) |
 //! | bucket reduction | [`reduce`] | Σ j·B_j by running sums, serially or split into T independent segments (cuZK) |
 //! | window combination | [`reduce::horner`] | Σ 2^(c·w)·W_w by Horner's rule |
+//! | GLV (optional) | [`glv`] | k ≡ k1 + k2·λ (mod r): 2n points with half-length scalars, on the curves with the endomorphism |
 //!
 //! [`radix30::msm_radix30`] runs the same stages over the curves' 30-bit-limb twins (the fast
 //! representation in WebAssembly); [`count::msm_counted`] runs them over a field that counts its
@@ -31,7 +33,9 @@ pub mod batch_affine;
 pub mod batch_inv;
 pub mod bucket;
 pub mod count;
+pub mod cuzk;
 pub mod digits;
+pub mod glv;
 pub mod group;
 pub mod pippenger;
 pub mod radix30;

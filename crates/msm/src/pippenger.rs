@@ -5,6 +5,7 @@ use core::fmt;
 use crate::MsmGroup;
 use crate::batch_affine::{BatchAffineConfig, BatchAffineStats, accumulate_batch_affine};
 use crate::bucket::accumulate_window;
+use crate::cuzk::{smvp, transpose};
 use crate::digits::{decompose_all, num_windows};
 use crate::reduce::{horner, running_sum, running_sum_split};
 use crate::scalar::{Scalar, first_out_of_range};
@@ -17,6 +18,9 @@ pub enum Accumulation {
     Projective,
     /// Batch-affine additions with deferred collisions ([`crate::batch_affine`]).
     BatchAffine(BatchAffineConfig),
+    /// cuZK's form: each window transposed to CSR, then one sum per bucket row ([`crate::cuzk`],
+    /// the CPU reference of the GPU stages).
+    Csr,
 }
 
 /// How each window's buckets are reduced to Σ j·B_j.
@@ -38,6 +42,11 @@ pub struct MsmConfig {
     pub accumulation: Accumulation,
     /// Bucket reduction.
     pub reduction: Reduction,
+    /// Split every scalar with the curve's GLV endomorphism ([`crate::glv`]) and run the MSM on
+    /// 2n points with half-length scalars. Correct for points of order r (the plain path is
+    /// correct for any curve point); refused with [`MsmError::NoEndomorphism`] on a curve
+    /// without the endomorphism.
+    pub glv: bool,
 }
 
 impl Default for MsmConfig {
@@ -46,6 +55,7 @@ impl Default for MsmConfig {
             window: None,
             accumulation: Accumulation::Projective,
             reduction: Reduction::RunningSum,
+            glv: false,
         }
     }
 }
@@ -67,6 +77,11 @@ pub enum MsmError {
     },
     /// A window width outside 2..=16, or a split into zero segments.
     BadConfig(String),
+    /// The GLV option on a curve that has no cheap endomorphism (Ed-on-BLS12-377).
+    NoEndomorphism {
+        /// The curve's name.
+        curve: &'static str,
+    },
 }
 
 impl fmt::Display for MsmError {
@@ -79,6 +94,12 @@ impl fmt::Display for MsmError {
                 write!(f, "scalar {index} is not below the group order r")
             }
             MsmError::BadConfig(why) => f.write_str(why),
+            MsmError::NoEndomorphism { curve } => {
+                write!(
+                    f,
+                    "{curve} has no GLV endomorphism; run it without the GLV option"
+                )
+            }
         }
     }
 }
@@ -126,14 +147,37 @@ pub fn msm_with_stats<G: MsmGroup>(
     if cfg.reduction == Reduction::Split(0) {
         return Err(MsmError::BadConfig("split into zero segments".into()));
     }
+    if cfg.glv {
+        let split =
+            G::glv_expand(points, scalars).ok_or(MsmError::NoEndomorphism { curve: G::NAME })?;
+        return Ok(bucket_method(
+            &split.points,
+            &split.scalars,
+            &split.bound,
+            cfg,
+            stats,
+        ));
+    }
+    Ok(bucket_method(points, scalars, &r, cfg, stats))
+}
+
+/// The bucket method on validated input, every scalar below `bound` (r, or 2^b for the
+/// half-length scalars of GLV): the windows cover `bound − 1`.
+fn bucket_method<G: MsmGroup>(
+    points: &[G::Affine],
+    scalars: &[Scalar],
+    bound: &Scalar,
+    cfg: &MsmConfig,
+    stats: &mut BatchAffineStats,
+) -> G {
     let n = points.len();
     if n == 0 {
-        return Ok(G::identity());
+        return G::identity();
     }
 
     // ANCHOR: msm_pipeline
-    let c = cfg.window.unwrap_or_else(|| window_size(n, &r));
-    let windows = num_windows(c, &r);
+    let c = cfg.window.unwrap_or_else(|| window_size(n, bound));
+    let windows = num_windows(c, bound);
     let buckets = 1usize << (c - 1);
     let digits = decompose_all(scalars, c, windows);
 
@@ -145,6 +189,7 @@ pub fn msm_with_stats<G: MsmGroup>(
                 Accumulation::BatchAffine(ba) => {
                     accumulate_batch_affine::<G>(points, d, buckets, ba, stats)
                 }
+                Accumulation::Csr => smvp::<G>(points, &transpose(d, buckets)),
             };
             match cfg.reduction {
                 Reduction::RunningSum => running_sum(&b),
@@ -152,6 +197,6 @@ pub fn msm_with_stats<G: MsmGroup>(
             }
         })
         .collect();
-    Ok(horner(&window_sums, c))
+    horner(&window_sums, c)
     // ANCHOR_END: msm_pipeline
 }

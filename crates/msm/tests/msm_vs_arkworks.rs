@@ -4,19 +4,17 @@
 
 mod common;
 
-use ark_ec::{AffineRepr, CurveGroup};
 use common::{
-    ArkAffine, Bls377O, Bls381O, Bn254Jac, Bn254O, EdO, Oracle, ark_msm, r_minus_one,
-    random_points, random_scalars, rng,
+    Bls377O, Bls381O, Bn254Jac, Bn254O, EdO, Oracle, adversarial_inputs, ark_msm, r_minus_one,
+    random_points, random_scalars,
 };
 use fastmsm_curves::Group;
-use fastmsm_msm::{
-    Accumulation, BatchAffineConfig, BatchAffineStats, MsmConfig, MsmError, MsmGroup, Reduction,
-    Scalar, msm, msm_with, msm_with_stats,
-};
 use fastmsm_msm::count::{CountableGroup, msm_counted};
 use fastmsm_msm::radix30::{Radix30Group, msm_radix30};
-use rand::Rng;
+use fastmsm_msm::{
+    Accumulation, BatchAffineConfig, BatchAffineStats, MsmConfig, MsmError, MsmGroup, Reduction,
+    msm, msm_with, msm_with_stats,
+};
 
 const SIZES: [usize; 8] = [0, 1, 2, 3, 17, 100, 1000, 2500];
 
@@ -45,87 +43,13 @@ fn configs() -> Vec<(&'static str, MsmConfig)> {
     ]
 }
 
-/// A named input: (what, points, scalars).
-type Input<O> = (&'static str, Vec<ArkAffine<O>>, Vec<Scalar>);
-
-/// Named inputs of size n.
-fn inputs<O: Oracle>(n: usize, base: &[ArkAffine<O>], seed: u64) -> Vec<Input<O>> {
-    let mut r = rng(seed);
-    let pts = base[..n].to_vec();
-    let uniform = random_scalars::<O>(n, seed);
-    let rm1 = r_minus_one::<O>();
-    let mut out = vec![
-        ("uniform", pts.clone(), uniform.clone()),
-        ("zero scalars", pts.clone(), vec![[0; 4]; n]),
-        ("r − 1", pts.clone(), vec![rm1; n]),
-        (
-            "mixed 0, 1, r − 1",
-            pts.clone(),
-            (0..n).map(|i| [[0; 4], [1, 0, 0, 0], rm1][i % 3]).collect(),
-        ),
-        ("one repeated point", vec![base[0]; n], uniform.clone()),
-        (
-            "P and −P, same scalars",
-            (0..n)
-                .map(|i| {
-                    if i % 2 == 0 {
-                        base[i / 2]
-                    } else {
-                        (-base[i / 2].into_group()).into_affine()
-                    }
-                })
-                .collect(),
-            (0..n).map(|i| uniform[i / 2]).collect(),
-        ),
-        (
-            "identity points",
-            (0..n)
-                .map(|i| {
-                    if i % 3 == 1 {
-                        ArkAffine::<O>::zero()
-                    } else {
-                        pts[i]
-                    }
-                })
-                .collect(),
-            uniform.clone(),
-        ),
-        (
-            "all-equal scalars",
-            pts.clone(),
-            vec![uniform.first().copied().unwrap_or([0; 4]); n],
-        ),
-    ];
-    // Scalars sharing most windows: one random scalar with only its low 16 bits varied, so every
-    // higher window sends all points to the same bucket.
-    let s = uniform.first().copied().unwrap_or([5, 0, 0, 0]);
-    let shared: Vec<Scalar> = (0..n)
-        .map(|_| {
-            [
-                (s[0] & !0xffff) | r.gen_range(0..0x10000u64),
-                s[1],
-                s[2],
-                s[3],
-            ]
-        })
-        .collect();
-    out.push(("scalars sharing most windows", pts.clone(), shared));
-    // Repeated points with repeated scalars, and P, −P with r − 1 and 1.
-    out.push((
-        "few points, few scalars",
-        (0..n).map(|i| base[i % 3]).collect(),
-        (0..n).map(|i| uniform[i % 5]).collect(),
-    ));
-    out
-}
-
 fn against_arkworks<O: Oracle>(seed: u64)
 where
     O::G: Radix30Group + CountableGroup,
 {
     let base = random_points::<O>(*SIZES.last().unwrap(), seed);
     for (k, &n) in SIZES.iter().enumerate() {
-        for (what, pts, scalars) in inputs::<O>(n, &base, seed + k as u64) {
+        for (what, pts, scalars) in adversarial_inputs::<O>(n, &base, seed + k as u64) {
             let want = ark_msm::<O>(&pts, &scalars);
             let ours: Vec<_> = pts.iter().map(O::ours).collect();
             for (how, cfg) in configs() {
@@ -179,7 +103,11 @@ fn bn254_jacobian() {
             assert_eq!(got.to_affine(), want, "Jacobian, n = {n}, {how}");
             let got: <Bn254Jac as Oracle>::G =
                 msm_radix30(&ours, &scalars, &cfg, &mut BatchAffineStats::default()).unwrap();
-            assert_eq!(got.to_affine(), want, "Jacobian, n = {n}, {how}, 30-bit limbs");
+            assert_eq!(
+                got.to_affine(),
+                want,
+                "Jacobian, n = {n}, {how}, 30-bit limbs"
+            );
         }
     }
 }

@@ -12,8 +12,8 @@ use fastmsm_curves::sw::{self, SwCurve};
 use fastmsm_curves::te::{self, TeCurve};
 use fastmsm_curves::{Bls12_377, Bls12_381, Bn254, EdBls12_377, Group};
 use fastmsm_msm::{MsmGroup, Scalar};
-use rand::SeedableRng;
 use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
 
 /// A fixed-seed RNG, so failures reproduce.
 pub fn rng(seed: u64) -> StdRng {
@@ -129,4 +129,80 @@ pub fn ark_msm<O: Oracle>(points: &[ArkAffine<O>], scalars: &[Scalar]) -> OurAff
 /// r − 1 for the curve.
 pub fn r_minus_one<O: Oracle>() -> Scalar {
     fastmsm_msm::scalar::minus_one(&O::G::SCALAR_MODULUS)
+}
+
+/// A named input: (what, points, scalars).
+pub type Input<O> = (&'static str, Vec<ArkAffine<O>>, Vec<Scalar>);
+
+/// Named inputs of size n (n ≤ base.len()): uniform, and the adversarial cases of the MSM — zero
+/// scalars, r − 1, repeated points, P with −P, identity points, all-equal scalars, scalars that
+/// share most windows.
+pub fn adversarial_inputs<O: Oracle>(n: usize, base: &[ArkAffine<O>], seed: u64) -> Vec<Input<O>> {
+    let mut r = rng(seed);
+    let pts = base[..n].to_vec();
+    let uniform = random_scalars::<O>(n, seed);
+    let rm1 = r_minus_one::<O>();
+    let mut out = vec![
+        ("uniform", pts.clone(), uniform.clone()),
+        ("zero scalars", pts.clone(), vec![[0; 4]; n]),
+        ("r − 1", pts.clone(), vec![rm1; n]),
+        (
+            "mixed 0, 1, r − 1",
+            pts.clone(),
+            (0..n).map(|i| [[0; 4], [1, 0, 0, 0], rm1][i % 3]).collect(),
+        ),
+        ("one repeated point", vec![base[0]; n], uniform.clone()),
+        (
+            "P and −P, same scalars",
+            (0..n)
+                .map(|i| {
+                    if i % 2 == 0 {
+                        base[i / 2]
+                    } else {
+                        (-base[i / 2].into_group()).into_affine()
+                    }
+                })
+                .collect(),
+            (0..n).map(|i| uniform[i / 2]).collect(),
+        ),
+        (
+            "identity points",
+            (0..n)
+                .map(|i| {
+                    if i % 3 == 1 {
+                        ArkAffine::<O>::zero()
+                    } else {
+                        pts[i]
+                    }
+                })
+                .collect(),
+            uniform.clone(),
+        ),
+        (
+            "all-equal scalars",
+            pts.clone(),
+            vec![uniform.first().copied().unwrap_or([0; 4]); n],
+        ),
+    ];
+    // Scalars sharing most windows: one random scalar with only its low 16 bits varied, so every
+    // higher window sends all points to the same bucket.
+    let s = uniform.first().copied().unwrap_or([5, 0, 0, 0]);
+    let shared: Vec<Scalar> = (0..n)
+        .map(|_| {
+            [
+                (s[0] & !0xffff) | r.gen_range(0..0x10000u64),
+                s[1],
+                s[2],
+                s[3],
+            ]
+        })
+        .collect();
+    out.push(("scalars sharing most windows", pts.clone(), shared));
+    // Repeated points with repeated scalars, and P, −P with r − 1 and 1.
+    out.push((
+        "few points, few scalars",
+        (0..n).map(|i| base[i % 3]).collect(),
+        (0..n).map(|i| uniform[i % 5]).collect(),
+    ));
+    out
 }
