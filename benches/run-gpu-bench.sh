@@ -8,5 +8,15 @@ ldconfig
 export VK_DRIVER_FILES=${VK_DRIVER_FILES:-/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json}
 out=${OUT:-benches/results}
 device=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1 | tr 'A-Z ' 'a-z-')
+what=${1:-all}
+stamp=(--commit "$(cat .bin/COMMIT)" --date "$(date -u +%Y-%m-%dT%H:%M:%SZ)")
+if [[ $what == all || $what == msm ]]; then
+  # Uniform scalars at every size and limb width, then the skewed patterns of issue 7 at 2^20.
+  ./.bin/msm_bench --curves bls12-377,bn254 --log-n 16,18,20,22 --limb-bits 13,15,16 --reps 7 \
+      "${stamp[@]}" --out "$out/gpu-msm-$device.json"
+  ./.bin/msm_bench --curves bls12-377,bn254 --log-n 20 --limb-bits 15 --patterns small,equal --reps 5 \
+      "${stamp[@]}" --out "$out/gpu-msm-skewed-$device.json"
+fi
+[[ $what == all || $what == mont ]] || exit 0
 ./.bin/wgsl-mont-bench --threads 1048576 --iterations 256 --reps 7 --workgroup-sizes 64,256 \
-    --commit "$(cat .bin/COMMIT)" --date "$(date -u +%Y-%m-%dT%H:%M:%SZ)" --out "$out/wgsl-mont-$device.json"
+    "${stamp[@]}" --out "$out/wgsl-mont-$device.json"

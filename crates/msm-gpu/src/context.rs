@@ -34,11 +34,12 @@ impl GpuContext {
         let adapter = request_adapter().await?;
         let info = adapter.get_info();
         let limits = adapter.limits();
-        let features = adapter.features();
+        // Optional features the MSM uses where the adapter has them (stage timestamps).
+        let features = adapter.features() & wgpu::Features::TIMESTAMP_QUERY;
         let (device, queue) = adapter
             .request_device(&wgpu::DeviceDescriptor {
                 label: Some("fastmsm"),
-                required_features: wgpu::Features::empty(),
+                required_features: features,
                 required_limits: limits.clone(),
                 experimental_features: wgpu::ExperimentalFeatures::disabled(),
                 memory_hints: wgpu::MemoryHints::Performance,

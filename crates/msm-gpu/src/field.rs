@@ -6,11 +6,12 @@
 
 use fastmsm_mont::{Canonical, Field, LimbConstants, limb_constants};
 
-use crate::mont_wgsl::mont_mul_source;
 use crate::transfer::{dispatch_grid, output_u32, read_u32, uniform_u32, upload_u32};
 use crate::{GpuContext, GpuError, wgsl};
 
-const SHADER: &str = include_str!("../../../shaders/field.wgsl");
+/// Field functions (no bindings): shared by the element-wise kernels and the MSM stages.
+pub const FIELD_FUNCTIONS: &str = include_str!("../../../shaders/field.wgsl");
+const FIELD_KERNELS: &str = include_str!("../../../shaders/field_kernels.wgsl");
 /// Invocations per workgroup of every field kernel.
 pub const WORKGROUP_SIZE: u32 = 64;
 
@@ -60,28 +61,31 @@ pub struct FieldKernels {
     pipelines: Vec<(Op, wgpu::ComputePipeline)>,
 }
 
-/// The WGSL source for `field` with `limb_bits`-bit limbs (also what the book shows).
+/// The WGSL source of the element-wise kernels for `constants`' field and limb width.
 pub fn shader_source(constants: &LimbConstants, workgroup_size: u32) -> Result<String, GpuError> {
+    let mut values = field_constants(constants);
+    values.push(("WORKGROUP_SIZE", workgroup_size.to_string()));
+    wgsl::render(&format!("{FIELD_FUNCTIONS}\n{FIELD_KERNELS}"), &values)
+}
+
+/// The values of every `{{NAME}}` in field.wgsl for one field and limb width.
+pub fn field_constants(constants: &LimbConstants) -> Vec<(&'static str, String)> {
     let list = |limbs: &[u32]| limbs.iter().map(|l| format!("{l}u")).collect::<Vec<_>>().join(", ");
     let mut one = vec![0u32; constants.limbs];
     one[0] = 1;
-    wgsl::render(
-        SHADER,
-        &[
-            ("NUM_LIMBS", constants.limbs.to_string()),
-            ("LIMB_BITS", constants.limb_bits.to_string()),
-            ("LIMB_MASK", ((1u32 << constants.limb_bits) - 1).to_string()),
-            ("WORKGROUP_SIZE", workgroup_size.to_string()),
-            ("MODULUS", list(&constants.modulus)),
-            ("R_SQUARED", list(&constants.r_squared)),
-            ("R_MOD_P", list(&constants.r_mod_p)),
-            ("BARRETT_K", constants.barrett_n.to_string()),
-            ("BARRETT_M_LIMBS", constants.barrett_m.len().to_string()),
-            ("BARRETT_M", list(&constants.barrett_m)),
-            ("ONE", list(&one)),
-            ("MONT_MUL", mont_mul_source(constants)),
-        ],
-    )
+    vec![
+        ("NUM_LIMBS", constants.limbs.to_string()),
+        ("LIMB_BITS", constants.limb_bits.to_string()),
+        ("LIMB_MASK", ((1u32 << constants.limb_bits) - 1).to_string()),
+        ("MODULUS", list(&constants.modulus)),
+        ("R_SQUARED", list(&constants.r_squared)),
+        ("R_MOD_P", list(&constants.r_mod_p)),
+        ("BARRETT_K", constants.barrett_n.to_string()),
+        ("BARRETT_M_LIMBS", constants.barrett_m.len().to_string()),
+        ("BARRETT_M", list(&constants.barrett_m)),
+        ("ONE", list(&one)),
+        ("MONT_MUL", crate::mont_wgsl::mont_mul_source(constants)),
+    ]
 }
 
 impl FieldKernels {

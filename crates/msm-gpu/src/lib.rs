@@ -14,6 +14,7 @@ pub mod context;
 pub mod error;
 pub mod field;
 pub mod mont_wgsl;
+pub mod msm;
 pub mod transfer;
 pub mod wgsl;
 

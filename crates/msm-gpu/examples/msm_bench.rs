@@ -1,0 +1,174 @@
+//! GPU MSM benchmark (native wgpu). For each curve, n and limb width: one warm-up run, then `reps`
+//! timed runs of `GpuMsm::run_packed` — from host arrays of packed points and scalars to the affine
+//! result, pipelines prebuilt — each checked against arkworks' MSM computed once in this process.
+//! Writes results JSON with the per-stage breakdown of the median run (GPU timestamps where the
+//! adapter has them).
+//!
+//! usage: cargo run --release -p fastmsm-gpu --example msm_bench -- [--log-n 16,18,20]
+//!        [--curves bn254,bls12-377] [--limb-bits 13,15] [--patterns uniform,small,equal]
+//!        [--reps 5] [--commit C] [--date D] --out FILE
+
+use std::time::Instant;
+
+use ark_ec::{AffineRepr, CurveGroup, VariableBaseMSM};
+use ark_ff::{PrimeField, UniformRand};
+use ark_std::rand::{Rng, SeedableRng, rngs::StdRng};
+use fastmsm_gpu::GpuContext;
+use fastmsm_gpu::msm::{AffineOut, GpuCurve, GpuMsm, MsmOptions, pack_points, pack_scalars};
+use fastmsm_gpu::testing::block_on;
+use fastmsm_mont::Canonical;
+use serde_json::json;
+
+fn canonical<F: PrimeField>(f: F) -> Canonical {
+    let mut out = [0u64; fastmsm_mont::WORDS];
+    for (i, w) in f.into_bigint().as_ref().iter().enumerate() {
+        out[i] = *w;
+    }
+    out
+}
+
+struct Input {
+    points: Vec<u32>,
+    scalars: Vec<u32>,
+    expected: AffineOut,
+}
+
+/// n distinct points (a random start plus multiples of the generator, normalised in one batch),
+/// n scalars of the given pattern, and arkworks' MSM of them.
+///   uniform: uniform below r; small: 90% below 2^10, the rest uniform; equal: 64 distinct values.
+fn inputs<G: AffineRepr>(curve: GpuCurve, n: usize, pattern: &str, seed: u64) -> Input
+where
+    G::Group: VariableBaseMSM<MulBase = G, ScalarField = G::ScalarField>,
+    G::BaseField: PrimeField,
+{
+    let mut rng = StdRng::seed_from_u64(seed);
+    let g = G::generator();
+    let mut acc = g * G::ScalarField::rand(&mut rng);
+    let projective: Vec<G::Group> = (0..n)
+        .map(|_| {
+            acc += g;
+            acc
+        })
+        .collect();
+    let points = G::Group::normalize_batch(&projective);
+    let pool: Vec<G::ScalarField> = (0..64).map(|_| G::ScalarField::rand(&mut rng)).collect();
+    let scalars: Vec<G::ScalarField> = (0..n)
+        .map(|_| match pattern {
+            "uniform" => G::ScalarField::rand(&mut rng),
+            "small" if rng.gen_range(0..10) < 9 => G::ScalarField::from(rng.gen_range(0u64..1024)),
+            "small" => G::ScalarField::rand(&mut rng),
+            "equal" => pool[rng.gen_range(0..pool.len())],
+            other => panic!("unknown pattern {other}"),
+        })
+        .collect();
+    let expected = G::Group::msm(&points, &scalars).unwrap().into_affine();
+    let affine: Vec<(Canonical, Canonical)> = points.iter().map(|p| p.xy().map_or(([0; 6], [0; 6]), |(x, y)| (canonical(x), canonical(y)))).collect();
+    let ks: Vec<[u64; 4]> = scalars
+        .iter()
+        .map(|s| {
+            let mut o = [0u64; 4];
+            o.copy_from_slice(&s.into_bigint().as_ref()[..4]);
+            o
+        })
+        .collect();
+    Input { points: pack_points(curve, &affine), scalars: pack_scalars(&ks), expected: expected.xy().map(|(x, y)| (canonical(x), canonical(y))) }
+}
+
+fn list<T: std::str::FromStr>(v: &str) -> Vec<T> {
+    v.split(',').map(|x| x.parse().ok().unwrap_or_else(|| panic!("bad list item {x}"))).collect()
+}
+
+fn main() {
+    let (mut log_ns, mut limb_bits, mut reps) = (vec![16u32, 18, 20], vec![13u32, 15], 5usize);
+    let mut curves = vec![GpuCurve::Bls12_377, GpuCurve::Bn254];
+    let mut patterns = vec!["uniform".to_string()];
+    let (mut commit, mut date, mut out) = ("unknown".to_string(), "unknown".to_string(), String::new());
+    let mut it = std::env::args().skip(1);
+    while let Some(flag) = it.next() {
+        let v = it.next().unwrap_or_else(|| panic!("{flag} needs a value"));
+        match flag.as_str() {
+            "--log-n" => log_ns = list(&v),
+            "--curves" => curves = v.split(',').map(|x| GpuCurve::from_name(x).expect("curve")).collect(),
+            "--limb-bits" => limb_bits = list(&v),
+            "--patterns" => patterns = list(&v),
+            "--reps" => reps = v.parse().expect("--reps"),
+            "--commit" => commit = v,
+            "--date" => date = v,
+            "--out" => out = v,
+            other => panic!("unknown argument {other}"),
+        }
+    }
+    assert!(!out.is_empty(), "--out FILE is required");
+    let ctx = block_on(GpuContext::new()).expect("GPU adapter");
+    eprintln!("adapter: {} ({:?}, {} {})", ctx.info.name, ctx.info.backend, ctx.info.driver, ctx.info.driver_info);
+    let epoch = Instant::now();
+    let now = move || epoch.elapsed().as_secs_f64();
+    let mut results = Vec::new();
+    let mut all_verified = true;
+    for &curve in &curves {
+        let built: Vec<(u32, GpuMsm, f64)> = limb_bits
+            .iter()
+            .map(|&w| {
+                let t = now();
+                let msm = block_on(GpuMsm::new(&ctx, curve, w)).expect("pipelines");
+                (w, msm, now() - t)
+            })
+            .collect();
+        for pattern in &patterns {
+            for &log_n in &log_ns {
+                let n = 1usize << log_n;
+                let t = now();
+                let input = match curve {
+                    GpuCurve::Bn254 => inputs::<ark_bn254::G1Affine>(curve, n, pattern, log_n as u64),
+                    GpuCurve::Bls12_377 => inputs::<ark_bls12_377::G1Affine>(curve, n, pattern, log_n as u64),
+                    GpuCurve::Bls12_381 => inputs::<ark_bls12_381::G1Affine>(curve, n, pattern, log_n as u64),
+                    GpuCurve::EdBls12_377 => inputs::<ark_ed_on_bls12_377::EdwardsAffine>(curve, n, pattern, log_n as u64),
+                };
+                eprintln!("{} 2^{log_n} {pattern}: inputs + arkworks in {:.1} s", curve.name(), now() - t);
+                for (w, msm, build_s) in &built {
+                    let options = MsmOptions { stage_timing: true, ..Default::default() };
+                    let warm = block_on(msm.run_packed(&ctx, &input.points, &input.scalars, &options, &now)).expect("warm-up run");
+                    let mut verified = warm.result == input.expected;
+                    let mut runs = Vec::new();
+                    for _ in 0..reps {
+                        let start = now();
+                        let got = block_on(msm.run_packed(&ctx, &input.points, &input.scalars, &options, &now)).expect("run");
+                        runs.push((now() - start, got.stages.clone()));
+                        verified &= got.result == input.expected;
+                    }
+                    all_verified &= verified;
+                    let mut sorted: Vec<f64> = runs.iter().map(|r| r.0).collect();
+                    sorted.sort_by(f64::total_cmp);
+                    let median = sorted[sorted.len() / 2];
+                    let median_run = &runs.iter().find(|r| r.0 == median).unwrap().1;
+                    eprintln!("  w{w}: median {:.2} ms [{:.2}, {:.2}], verified {verified}, {:?} {:?}", median * 1e3, sorted[0] * 1e3, sorted[sorted.len() - 1] * 1e3, warm.plan, warm.timing);
+                    results.push(json!({
+                        "name": format!("{}/{pattern}/2^{log_n}/w{w}", curve.name()),
+                        "params": {
+                            "curve": curve.name(), "n": n, "log_n": log_n, "limb_bits": w, "pattern": pattern,
+                            "window_bits": warm.plan.window_bits, "batches": warm.plan.batches(), "segments": warm.plan.segments,
+                            "pipeline_build_seconds": build_s,
+                            "stage_timing": format!("{:?}", warm.timing),
+                            "stages_ms_of_median_run": median_run.iter().map(|(s, t)| json!({"stage": s, "ms": t * 1e3})).collect::<Vec<_>>(),
+                            "seconds": runs.iter().map(|r| r.0).collect::<Vec<_>>(),
+                        },
+                        "unit": "ms",
+                        "median": median * 1e3, "min": sorted[0] * 1e3, "max": sorted[sorted.len() - 1] * 1e3,
+                        "samples": sorted.len(), "verified": verified,
+                    }));
+                }
+            }
+        }
+    }
+    let doc = json!({
+        "suite": "gpu-msm",
+        "protocol": "native wgpu; time from packed host arrays (points, scalars) to the affine result, pipelines prebuilt, 1 warm-up run, median of the timed runs; each run checked against arkworks",
+        "device": { "name": ctx.info.name, "backend": format!("{:?}", ctx.info.backend), "driver": format!("{} {}", ctx.info.driver, ctx.info.driver_info).trim() },
+        "commit": commit, "date": date, "results": results,
+    });
+    std::fs::write(&out, serde_json::to_string_pretty(&doc).unwrap() + "\n").expect("write --out");
+    if !all_verified {
+        eprintln!("msm_bench: some results did not match arkworks");
+        std::process::exit(1);
+    }
+}

@@ -1,0 +1,101 @@
+//! The curves the GPU MSM supports and the WGSL module for each (field functions + curve formulas
+//! + stages, every constant injected from Rust).
+
+use fastmsm_curves::sw::SwCurve;
+use fastmsm_curves::te::TeCurve;
+use fastmsm_curves::{Bls12_377, Bls12_381, Bn254, Canonical, EdBls12_377, PrimeField};
+use fastmsm_mont::{Field, LimbConstants};
+
+use crate::field::{FIELD_FUNCTIONS, field_constants};
+use crate::{GpuError, wgsl};
+
+const MSM_STAGES: &str = include_str!("../../../../shaders/msm.wgsl");
+const CURVE_SW: &str = include_str!("../../../../shaders/curve_sw.wgsl");
+const CURVE_TE: &str = include_str!("../../../../shaders/curve_te.wgsl");
+/// Invocations per workgroup of every stage except `prefix` (which uses 256, fixed in the shader).
+pub const WORKGROUP_SIZE: u32 = 64;
+
+/// The curves the GPU MSM supports (G1 of the pairing curves; Ed-on-BLS12-377).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum GpuCurve {
+    Bn254,
+    Bls12_377,
+    Bls12_381,
+    EdBls12_377,
+}
+
+impl GpuCurve {
+    pub const ALL: [GpuCurve; 4] = [GpuCurve::Bn254, GpuCurve::Bls12_377, GpuCurve::Bls12_381, GpuCurve::EdBls12_377];
+
+    /// The names used by the CLI and the interchange format.
+    pub fn name(self) -> &'static str {
+        match self {
+            GpuCurve::Bn254 => "bn254",
+            GpuCurve::Bls12_377 => "bls12-377",
+            GpuCurve::Bls12_381 => "bls12-381",
+            GpuCurve::EdBls12_377 => "ed-on-bls12-377",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|c| c.name() == name)
+    }
+
+    pub fn base_field(self) -> Field {
+        match self {
+            GpuCurve::Bn254 => Field::Bn254Fq,
+            GpuCurve::Bls12_377 => Field::Bls12_377Fq,
+            GpuCurve::Bls12_381 => Field::Bls12_381Fq,
+            GpuCurve::EdBls12_377 => Field::Bls12_377Fr, // Ed-on-BLS12-377 is defined over BLS12-377's Fr
+        }
+    }
+
+    /// The order r of the prime-order subgroup; scalars must be below it.
+    pub fn scalar_modulus(self) -> Canonical {
+        match self {
+            GpuCurve::Bn254 => <Bn254 as SwCurve>::SCALAR_MODULUS,
+            GpuCurve::Bls12_377 => <Bls12_377 as SwCurve>::SCALAR_MODULUS,
+            GpuCurve::Bls12_381 => <Bls12_381 as SwCurve>::SCALAR_MODULUS,
+            GpuCurve::EdBls12_377 => <EdBls12_377 as TeCurve>::SCALAR_MODULUS,
+        }
+    }
+
+    pub fn is_edwards(self) -> bool {
+        self == GpuCurve::EdBls12_377
+    }
+
+    /// 32-bit words of one base-field coordinate in the packed input.
+    pub fn coord_words(self) -> usize {
+        bit_length(&self.base_field().params().modulus).div_ceil(32) as usize
+    }
+}
+
+pub(crate) fn bit_length(x: &Canonical) -> u32 {
+    (0..x.len()).rev().find(|&i| x[i] != 0).map_or(0, |i| 64 * i as u32 + 64 - x[i].leading_zeros())
+}
+
+/// The WGSL module for `curve` with the limb layout of `constants`.
+pub fn shader_source(curve: GpuCurve, constants: &LimbConstants) -> Result<String, GpuError> {
+    let mut values = field_constants(constants);
+    values.push(("WORKGROUP_SIZE", WORKGROUP_SIZE.to_string()));
+    values.push(("COORD_WORDS", curve.coord_words().to_string()));
+    let curve_src = if curve.is_edwards() {
+        values.push(("TE_K_MONT", edwards_k_limbs(constants)));
+        CURVE_TE
+    } else {
+        CURVE_SW
+    };
+    wgsl::render(&format!("{FIELD_FUNCTIONS}\n{curve_src}\n{MSM_STAGES}"), &values)
+}
+
+/// 2d of Ed-on-BLS12-377 in the shader's Montgomery form (R = 2^(w·limbs)), as a WGSL list.
+fn edwards_k_limbs(k: &LimbConstants) -> String {
+    type Base = <EdBls12_377 as TeCurve>::Base;
+    let two_d = EdBls12_377::D.double();
+    let r = fastmsm_mont::params::FieldParams::pow2_mod(Field::Bls12_377Fr.params(), k.limbs as u32 * k.limb_bits);
+    let mont = (two_d * Base::from_canonical(&r).expect("R mod p is below p")).to_canonical();
+    (0..k.limbs)
+        .map(|i| format!("{}u", fastmsm_mont::words::limb_of(&mont, i, k.limb_bits)))
+        .collect::<Vec<_>>()
+        .join(", ")
+}

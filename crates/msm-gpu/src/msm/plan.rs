@@ -1,0 +1,71 @@
+//! How an MSM of n points is laid out on the device: window size, batches and reduction segments,
+//! chosen so that every buffer fits the device's binding limit (WebGPU's default is 128 MiB).
+
+use super::curve::{GpuCurve, bit_length};
+use crate::GpuError;
+
+/// Invocations the reduction aims for across all windows: enough to fill a large GPU, few enough
+/// that the fold that follows stays short.
+const REDUCTION_THREADS: u32 = 1 << 14;
+/// Largest window: 2^(c−1) buckets per window must stay addressable and the bucket buffer small.
+pub const MAX_WINDOW_BITS: u32 = 16;
+
+/// The layout of one MSM.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Plan {
+    pub n: usize,
+    /// Window size c: signed digits in [−2^(c−1), 2^(c−1)].
+    pub window_bits: u32,
+    pub windows: u32,
+    /// Buckets per window, 2^(c−1) (digit 0 uses none).
+    pub buckets: u32,
+    /// Points per batch; the last batch may be shorter.
+    pub batch: usize,
+    /// Reduction segments per window (a power of two dividing `buckets`).
+    pub segments: u32,
+}
+
+/// Window size c for n points: about log₂ n − 6, within [4, 14].
+pub fn default_window_bits(n: usize) -> u32 {
+    let log_n = usize::BITS - n.max(1).leading_zeros();
+    log_n.saturating_sub(6).clamp(4, 14)
+}
+
+impl Plan {
+    /// `binding_limit` is the largest buffer a shader may bind, in bytes.
+    pub fn new(curve: GpuCurve, limbs: usize, n: usize, window_bits: Option<u32>, binding_limit: u64) -> Result<Self, GpuError> {
+        let c = window_bits.unwrap_or_else(|| default_window_bits(n));
+        if !(2..=MAX_WINDOW_BITS).contains(&c) {
+            return Err(GpuError::Input(format!("window size {c}: supported 2..={MAX_WINDOW_BITS}")));
+        }
+        // One more bit than r: a signed digit may carry out of the top window.
+        let windows = (bit_length(&curve.scalar_modulus()) + 1).div_ceil(c);
+        let buckets = 1u32 << (c - 1);
+        let point_bytes = 4 * 4 * limbs as u64; // four coordinates of u32 limbs
+        let bucket_bytes = windows as u64 * (buckets as u64 + 1) * point_bytes;
+        if bucket_bytes > binding_limit {
+            return Err(GpuError::LimitExceeded {
+                what: format!("the buckets of {windows} windows of {c} bits ({})", curve.name()),
+                needed: bucket_bytes,
+                limit: binding_limit,
+            });
+        }
+        // Bytes per point of the largest per-batch buffer: Montgomery coordinates, or a digit per window.
+        let per_point = (2 * 4 * limbs as u64).max(2 * 4 * curve.coord_words() as u64).max(4 * windows as u64);
+        let fit = (binding_limit / per_point) as usize;
+        // Multiples of 64 points keep batch boundaries aligned for any binding offset rule.
+        let batch = if n <= fit { n.max(1) } else { fit / 64 * 64 };
+        if batch == 0 {
+            return Err(GpuError::LimitExceeded { what: "one batch of 64 points".into(), needed: 64 * per_point, limit: binding_limit });
+        }
+        let target = (REDUCTION_THREADS / windows).max(1);
+        let segments = (1u32 << (u32::BITS - 1 - target.leading_zeros())).min(buckets);
+        let partial_bytes = windows as u64 * segments as u64 * point_bytes;
+        debug_assert!(partial_bytes <= bucket_bytes);
+        Ok(Self { n, window_bits: c, windows, buckets, batch, segments })
+    }
+
+    pub fn batches(&self) -> usize {
+        self.n.div_ceil(self.batch)
+    }
+}

@@ -1,0 +1,138 @@
+// Short-Weierstrass points y² = x³ + b (a = 0) in XYZZ coordinates (x = X/ZZ, y = Y/ZZZ,
+// ZZ³ = ZZZ²), over the field functions of field.wgsl; all coordinates in Montgomery form.
+// The same formulas as crates/curves/src/sw.rs (EFD g1p/auto-shortw-xyzz), so each has a CPU twin.
+
+struct Point {
+    x: Big,
+    y: Big,
+    zz: Big,
+    zzz: Big,
+}
+
+struct Affine {
+    x: Big,
+    y: Big,
+}
+
+fn big_eq(a: Big, b: Big) -> bool {
+    var diff = 0u;
+    for (var i = 0u; i < NUM_LIMBS; i++) {
+        diff |= a[i] ^ b[i];
+    }
+    return diff == 0u;
+}
+
+fn point_identity() -> Point {
+    return Point(ONE_MONT, ONE_MONT, Big(), Big());
+}
+
+fn point_is_identity(p: Point) -> bool {
+    return is_zero(p.zz);
+}
+
+// The input format encodes the point at infinity as (0, 0), which is not on any of these curves.
+fn affine_is_identity(a: Affine) -> bool {
+    return is_zero(a.x) && is_zero(a.y);
+}
+
+fn affine_neg(a: Affine) -> Affine {
+    return Affine(a.x, field_neg(a.y));
+}
+
+// ANCHOR: dbl
+// dbl-2008-s-1 (a = 0): 2M + 5S-equivalent products in Montgomery form.
+fn point_double(p: Point) -> Point {
+    let u = field_double(p.y);
+    let v = mont_mul(u, u);
+    let w = mont_mul(u, v);
+    let s = mont_mul(p.x, v);
+    let x2 = mont_mul(p.x, p.x);
+    let m = field_add(field_double(x2), x2);
+    let x3 = field_sub(field_sub(mont_mul(m, m), s), s);
+    let y3 = field_sub(mont_mul(m, field_sub(s, x3)), mont_mul(w, p.y));
+    return Point(x3, y3, mont_mul(v, p.zz), mont_mul(w, p.zzz));
+}
+// ANCHOR_END: dbl
+
+// mdbl-2008-s-1: doubling an affine point (ZZ = ZZZ = 1).
+fn affine_double(a: Affine) -> Point {
+    let u = field_double(a.y);
+    let v = mont_mul(u, u);
+    let w = mont_mul(u, v);
+    let s = mont_mul(a.x, v);
+    let x2 = mont_mul(a.x, a.x);
+    let m = field_add(field_double(x2), x2);
+    let x3 = field_sub(field_sub(mont_mul(m, m), s), s);
+    let y3 = field_sub(mont_mul(m, field_sub(s, x3)), mont_mul(w, a.y));
+    return Point(x3, y3, v, w);
+}
+
+// ANCHOR: madd
+// madd-2008-s: XYZZ + affine, with the exceptional cases (identity on either side, P + P, P − P).
+fn point_add_affine(p: Point, a: Affine) -> Point {
+    if (affine_is_identity(a)) {
+        return p;
+    }
+    if (point_is_identity(p)) {
+        return Point(a.x, a.y, ONE_MONT, ONE_MONT);
+    }
+    let u2 = mont_mul(a.x, p.zz);
+    let s2 = mont_mul(a.y, p.zzz);
+    let pd = field_sub(u2, p.x);
+    let r = field_sub(s2, p.y);
+    if (is_zero(pd)) {
+        if (is_zero(r)) {
+            return affine_double(a);
+        }
+        return point_identity();
+    }
+    let pp = mont_mul(pd, pd);
+    let ppp = mont_mul(pd, pp);
+    let q = mont_mul(p.x, pp);
+    let x3 = field_sub(field_sub(mont_mul(r, r), ppp), field_double(q));
+    let y3 = field_sub(mont_mul(r, field_sub(q, x3)), mont_mul(p.y, ppp));
+    return Point(x3, y3, mont_mul(p.zz, pp), mont_mul(p.zzz, ppp));
+}
+// ANCHOR_END: madd
+
+// add-2008-s: XYZZ + XYZZ with the same exceptional cases.
+fn point_add(p: Point, q: Point) -> Point {
+    if (point_is_identity(p)) {
+        return q;
+    }
+    if (point_is_identity(q)) {
+        return p;
+    }
+    let u1 = mont_mul(p.x, q.zz);
+    let u2 = mont_mul(q.x, p.zz);
+    let s1 = mont_mul(p.y, q.zzz);
+    let s2 = mont_mul(q.y, p.zzz);
+    let pd = field_sub(u2, u1);
+    let r = field_sub(s2, s1);
+    if (is_zero(pd)) {
+        if (is_zero(r)) {
+            return point_double(p);
+        }
+        return point_identity();
+    }
+    let pp = mont_mul(pd, pd);
+    let ppp = mont_mul(pd, pp);
+    let q1 = mont_mul(u1, pp);
+    let x3 = field_sub(field_sub(mont_mul(r, r), ppp), field_double(q1));
+    let y3 = field_sub(mont_mul(r, field_sub(q1, x3)), mont_mul(s1, ppp));
+    return Point(x3, y3, mont_mul(mont_mul(p.zz, q.zz), pp), mont_mul(mont_mul(p.zzz, q.zzz), ppp));
+}
+
+// Coordinates out of Montgomery form, for the host: (X, Y, ZZ, ZZZ) canonical.
+fn point_to_canonical(p: Point) -> Point {
+    return Point(from_mont(p.x), from_mont(p.y), from_mont(p.zz), from_mont(p.zzz));
+}
+
+// Storage order of a point's four coordinates (used by the MSM stages).
+fn point_pack(c: array<Big, 4>) -> Point {
+    return Point(c[0], c[1], c[2], c[3]);
+}
+
+fn point_unpack(p: Point) -> array<Big, 4> {
+    return array<Big, 4>(p.x, p.y, p.zz, p.zzz);
+}

@@ -1,0 +1,327 @@
+// The MSM stages (cuZK-style, after Derei & Koh's ZPrize 2023 WebGPU pipeline), over field.wgsl
+// and one of curve_sw.wgsl / curve_te.wgsl. Host: crates/msm-gpu/src/msm.rs.
+//
+// Per batch of points (batches keep every buffer under the device's binding limit):
+//   convert_points  packed 32-bit words → Montgomery-form limbs
+//   decompose       scalars → signed c-bit digits per window; count points per bucket
+//   prefix          per window, bucket counts → offsets (CSR row pointers of the transposed matrix)
+//   scatter         per window, point indices grouped by bucket (CSR column indices)
+//   smvp            one invocation per (window, bucket): add the batch's points to that bucket
+// Once, after the last batch:
+//   reduce          one invocation per (window, segment): Σ b·S_b over its segment of buckets
+//   fold            tree sum of each window's segment partials (one dispatch per level)
+//   window_out      each window's sum out of Montgomery form, for the host's Horner combination
+
+const WORKGROUP_SIZE: u32 = {{WORKGROUP_SIZE}}u;
+const PREFIX_THREADS: u32 = 256u;
+const COORD_WORDS: u32 = {{COORD_WORDS}}u; // 32-bit words of one input coordinate
+const SCALAR_WORDS: u32 = 8u;              // scalars are 256-bit little-endian
+const POINT_WORDS: u32 = 4u * NUM_LIMBS;
+const NEGATIVE: u32 = 0x80000000u;
+
+struct Params {
+    n: u32,           // points in this batch
+    windows: u32,
+    window_bits: u32,
+    buckets: u32,     // per window: 2^(window_bits − 1); digit 0 goes to no bucket
+    segments: u32,    // per window, for the reduction; divides `buckets`
+    first_batch: u32, // 1: buckets start from the identity; 0: add to what earlier batches left
+    stride: u32,      // fold: partial t absorbs partial t + stride
+}
+
+// A storage buffer, not a uniform: lavapipe recompiles a shader for every new set of uniform values
+// (it inlines them), which costs minutes for these kernels.
+@group(0) @binding(0) var<storage, read> params: Params;
+@group(0) @binding(1) var<storage, read> points_in: array<u32>;       // [point]: x, y as packed words
+@group(0) @binding(2) var<storage, read_write> points: array<u32>;    // [point]: Montgomery x, y limbs
+@group(0) @binding(3) var<storage, read> scalars: array<u32>;         // [point]: 8 words
+@group(0) @binding(4) var<storage, read_write> digits: array<u32>;    // [window][point]: bucket | sign
+@group(0) @binding(5) var<storage, read_write> counts: array<atomic<u32>>; // [window][bucket 0..=B]
+@group(0) @binding(6) var<storage, read_write> offsets: array<u32>;   // [window][0..=B+1]
+@group(0) @binding(7) var<storage, read_write> entries: array<u32>;   // [window][slot]: point | sign
+@group(0) @binding(8) var<storage, read_write> buckets: array<u32>;   // [window][bucket 0..=B]: point
+@group(0) @binding(9) var<storage, read_write> partials: array<u32>;  // [window][segment]: point
+@group(0) @binding(10) var<storage, read_write> window_sums: array<u32>; // [window]: canonical point
+
+fn invocation(gid: vec3<u32>, groups: vec3<u32>) -> u32 {
+    return gid.x + gid.y * groups.x * WORKGROUP_SIZE;
+}
+
+// Limb l of coordinate `c` of point i, cut from the packed little-endian words.
+fn input_limb(i: u32, c: u32, l: u32) -> u32 {
+    let bit = l * LIMB_BITS;
+    let word = bit / 32u;
+    let shift = bit % 32u;
+    let base = (2u * i + c) * COORD_WORDS;
+    var v = points_in[base + word] >> shift;
+    if (shift + LIMB_BITS > 32u && word + 1u < COORD_WORDS) {
+        v |= points_in[base + word + 1u] << (32u - shift);
+    }
+    return v & LIMB_MASK;
+}
+
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn convert_points(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
+    let i = invocation(gid, groups);
+    if (i >= params.n) { return; }
+    for (var c = 0u; c < 2u; c++) {
+        var v: Big;
+        for (var l = 0u; l < NUM_LIMBS; l++) {
+            v[l] = input_limb(i, c, l);
+        }
+        let m = to_mont(v);
+        let base = (2u * i + c) * NUM_LIMBS;
+        for (var l = 0u; l < NUM_LIMBS; l++) {
+            points[base + l] = m[l];
+        }
+    }
+}
+
+// Bits [start, start + count) of scalar i (count ≤ 16).
+fn scalar_bits(i: u32, start: u32, count: u32) -> u32 {
+    let word = start / 32u;
+    let shift = start % 32u;
+    if (word >= SCALAR_WORDS) { return 0u; }
+    var v = scalars[i * SCALAR_WORDS + word] >> shift;
+    if (shift + count > 32u && word + 1u < SCALAR_WORDS) {
+        v |= scalars[i * SCALAR_WORDS + word + 1u] << (32u - shift);
+    }
+    return v & ((1u << count) - 1u);
+}
+
+// ANCHOR: decompose
+// Signed digits d_j ∈ [−2^(c−1), 2^(c−1)]: a window value above 2^(c−1) becomes v − 2^c and
+// carries 1 into the next window. The host picks enough windows that the last carry is absorbed.
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn decompose(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
+    let i = invocation(gid, groups);
+    if (i >= params.n) { return; }
+    let c = params.window_bits;
+    let half = 1u << (c - 1u);
+    var carry = 0u;
+    for (var j = 0u; j < params.windows; j++) {
+        let v = scalar_bits(i, j * c, c) + carry;
+        var entry = v;
+        carry = 0u;
+        if (v > half) {
+            entry = ((1u << c) - v) | NEGATIVE;
+            carry = 1u;
+        }
+        digits[j * params.n + i] = entry;
+        let bucket = entry & ~NEGATIVE;
+        if (bucket != 0u) {
+            atomicAdd(&counts[j * (params.buckets + 1u) + bucket], 1u);
+        }
+    }
+}
+// ANCHOR_END: decompose
+
+// ANCHOR: prefix
+// One workgroup per window: exclusive prefix sum of the bucket counts. Each invocation sums a
+// contiguous run of buckets, the workgroup scans those run totals (Hillis–Steele, in workgroup
+// memory), then each invocation writes its run's offsets.
+var<workgroup> run_totals: array<u32, PREFIX_THREADS>;
+
+@compute @workgroup_size(PREFIX_THREADS)
+fn prefix(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>) {
+    let j = wid.x;
+    let total = params.buckets + 1u;
+    let per = (total + PREFIX_THREADS - 1u) / PREFIX_THREADS;
+    let start = min(lid.x * per, total);
+    let end = min(start + per, total);
+    var own = 0u;
+    for (var b = start; b < end; b++) {
+        own += atomicLoad(&counts[j * total + b]);
+    }
+    run_totals[lid.x] = own;
+    workgroupBarrier();
+    for (var d = 1u; d < PREFIX_THREADS; d = d << 1u) {
+        var left = 0u;
+        if (lid.x >= d) { left = run_totals[lid.x - d]; }
+        workgroupBarrier();
+        run_totals[lid.x] += left;
+        workgroupBarrier();
+    }
+    var running = run_totals[lid.x] - own;
+    for (var b = start; b < end; b++) {
+        offsets[j * (total + 1u) + b] = running;
+        running += atomicLoad(&counts[j * total + b]);
+        // Reset the count: scatter reuses it as the per-bucket cursor.
+        atomicStore(&counts[j * total + b], 0u);
+    }
+    if (lid.x == PREFIX_THREADS - 1u) {
+        offsets[j * (total + 1u) + total] = run_totals[lid.x];
+    }
+}
+// ANCHOR_END: prefix
+
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn scatter(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
+    let i = invocation(gid, groups);
+    if (i >= params.n) { return; }
+    for (var j = 0u; j < params.windows; j++) {
+        let digit = digits[j * params.n + i];
+        let bucket = digit & ~NEGATIVE;
+        if (bucket == 0u) { continue; }
+        let slot = atomicAdd(&counts[j * (params.buckets + 1u) + bucket], 1u);
+        entries[j * params.n + offsets[j * (params.buckets + 2u) + bucket] + slot] = i | (digit & NEGATIVE);
+    }
+}
+
+fn read_affine(i: u32) -> Affine {
+    var a: Affine;
+    let base = i * 2u * NUM_LIMBS;
+    for (var l = 0u; l < NUM_LIMBS; l++) {
+        a.x[l] = points[base + l];
+        a.y[l] = points[base + NUM_LIMBS + l];
+    }
+    return a;
+}
+
+fn read_bucket(index: u32) -> Point {
+    var c: array<Big, 4>;
+    for (var k = 0u; k < 4u; k++) {
+        for (var l = 0u; l < NUM_LIMBS; l++) {
+            c[k][l] = buckets[index * POINT_WORDS + k * NUM_LIMBS + l];
+        }
+    }
+    return point_pack(c);
+}
+
+fn write_bucket(index: u32, p: Point) {
+    let c = point_unpack(p);
+    for (var k = 0u; k < 4u; k++) {
+        for (var l = 0u; l < NUM_LIMBS; l++) {
+            buckets[index * POINT_WORDS + k * NUM_LIMBS + l] = c[k][l];
+        }
+    }
+}
+
+fn read_partial(index: u32) -> Point {
+    var c: array<Big, 4>;
+    for (var k = 0u; k < 4u; k++) {
+        for (var l = 0u; l < NUM_LIMBS; l++) {
+            c[k][l] = partials[index * POINT_WORDS + k * NUM_LIMBS + l];
+        }
+    }
+    return point_pack(c);
+}
+
+fn write_partial(index: u32, p: Point) {
+    let c = point_unpack(p);
+    for (var k = 0u; k < 4u; k++) {
+        for (var l = 0u; l < NUM_LIMBS; l++) {
+            partials[index * POINT_WORDS + k * NUM_LIMBS + l] = c[k][l];
+        }
+    }
+}
+
+// ANCHOR: smvp
+// One invocation per (window, bucket ≥ 1): add the batch's points of that bucket, negated where
+// the digit was, to what earlier batches left in it.
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn smvp(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
+    let id = invocation(gid, groups);
+    if (id >= params.windows * params.buckets) { return; }
+    let j = id / params.buckets;
+    let b = id % params.buckets + 1u;
+    let row = j * (params.buckets + 2u);
+    let slot = j * (params.buckets + 1u) + b;
+    let first = offsets[row + b];
+    let last = offsets[row + b + 1u];
+    if (params.first_batch == 0u && first == last) { return; }
+    var acc = point_identity();
+    if (params.first_batch == 0u) {
+        acc = read_bucket(slot);
+    }
+    for (var e = first; e < last; e++) {
+        let entry = entries[j * params.n + e];
+        var a = read_affine(entry & ~NEGATIVE);
+        if ((entry & NEGATIVE) != 0u) {
+            a = affine_neg(a);
+        }
+        acc = point_add_affine(acc, a);
+    }
+    write_bucket(slot, acc);
+}
+// ANCHOR_END: smvp
+
+// ANCHOR: reduce
+// One invocation per (window, segment). For buckets lo..=hi of the segment, the running sum from the
+// top gives A = Σ (b − lo + 1)·S_b and R = Σ S_b; the segment's share of Σ b·S_b is A + (lo − 1)·R,
+// with (lo − 1)·R by double-and-add. Every step is one point_add (a doubling is P + P), so the
+// kernel holds a single inlined copy of the addition formulas: shader compilers (lavapipe's LLVM
+// most of all) then see a fifth of the code that four call sites would give them.
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn reduce(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
+    let id = invocation(gid, groups);
+    if (id >= params.windows * params.segments) { return; }
+    let j = id / params.segments;
+    let t = id % params.segments;
+    let size = params.buckets / params.segments;
+    let lo = t * size + 1u;
+    let k = lo - 1u;
+    let k_bits = 32u - countLeadingZeros(k);
+    let running_steps = 2u * size;           // even: R += S_b (b from the top); odd: A += R
+    let scale_steps = 2u * k_bits;           // even: D += D; odd: D += R where bit of k is set
+    var running = point_identity();          // R
+    var acc = point_identity();              // A
+    var scaled = point_identity();           // D = (lo − 1)·R once the scale steps are done
+    for (var s = 0u; s < running_steps + scale_steps + 1u; s++) {
+        var lhs = acc;
+        var rhs = running;
+        var dest = 1u; // 0: R, 1: A, 2: D
+        if (s < running_steps) {
+            if ((s & 1u) == 0u) {
+                lhs = running;
+                rhs = read_bucket(j * (params.buckets + 1u) + lo + size - 1u - s / 2u);
+                dest = 0u;
+            }
+        } else if (s < running_steps + scale_steps) {
+            let q = s - running_steps;
+            lhs = scaled;
+            dest = 2u;
+            if ((q & 1u) == 0u) {
+                rhs = scaled;
+            } else if (((k >> (k_bits - 1u - q / 2u)) & 1u) == 0u) {
+                continue;
+            }
+        } else {
+            rhs = scaled;
+        }
+        let sum = point_add(lhs, rhs);
+        if (dest == 0u) {
+            running = sum;
+        } else if (dest == 1u) {
+            acc = sum;
+        } else {
+            scaled = sum;
+        }
+    }
+    write_partial(id, acc);
+}
+// ANCHOR_END: reduce
+
+// One invocation per (window, t < stride): partial t absorbs partial t + stride. The host halves
+// `stride` from segments/2 down to 1, leaving each window's sum in its segment 0.
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn fold(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
+    let id = invocation(gid, groups);
+    if (id >= params.windows * params.stride) { return; }
+    let j = id / params.stride;
+    let t = id % params.stride;
+    let here = j * params.segments + t;
+    write_partial(here, point_add(read_partial(here), read_partial(here + params.stride)));
+}
+
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn window_out(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
+    let j = invocation(gid, groups);
+    if (j >= params.windows) { return; }
+    let c = point_unpack(point_to_canonical(read_partial(j * params.segments)));
+    for (var q = 0u; q < 4u; q++) {
+        for (var l = 0u; l < NUM_LIMBS; l++) {
+            window_sums[j * POINT_WORDS + q * NUM_LIMBS + l] = c[q][l];
+        }
+    }
+}
