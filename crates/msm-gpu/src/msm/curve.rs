@@ -85,7 +85,8 @@ pub fn shader_source(curve: GpuCurve, constants: &LimbConstants) -> Result<Strin
     } else {
         CURVE_SW
     };
-    wgsl::render(&format!("{FIELD_FUNCTIONS}\n{curve_src}\n{MSM_STAGES}"), &values)
+    let source = wgsl::render(&format!("{FIELD_FUNCTIONS}\n{curve_src}\n{MSM_STAGES}"), &values)?;
+    Ok(wgsl::unroll_fixed_loops(&source, constants.limbs))
 }
 
 /// 2d of Ed-on-BLS12-377 in the shader's Montgomery form (R = 2^(w·limbs)), as a WGSL list.
