@@ -247,6 +247,7 @@ fn decomposition<C: SwCurve>(seed: u64) {
                 "{}: k = {kb}: more than one off Babai's rounding",
                 C::NAME
             );
+            eprintln!("{}: near-tie at k = {kb}", C::NAME);
             off_by_one += 1;
         }
         // zero is never negative
