@@ -169,8 +169,8 @@ fn random_below_r<C: SwCurve>(count: usize, seed: u64) -> Vec<Scalar> {
 
 /// k ≡ k1 + k2·λ (mod r), |k1| ≤ B1, |k2| ≤ B2, both bounds about √r; the fixed-width result
 /// equals exact Babai rounding on random scalars, and on the edges differs from it by at most one
-/// in each rounded coefficient (an edge like (r − 1)/2 can sit within 2^−190 of a half, below
-/// the 2^−384 fixed point's resolution after multiplying by k).
+/// in each rounded coefficient: k = (r + 1)/2 makes a coefficient b/2 + b/(2r), within 2^−190 of
+/// a half for odd b, finer than the fixed point resolves (k·2^−385 < 2^−130).
 fn decomposition<C: SwCurve>(seed: u64) {
     let g = glv::<C>();
     let r = BigInt::from(r_of::<C>());
