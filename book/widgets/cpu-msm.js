@@ -9,16 +9,19 @@ export const title = 'Multi-scalar multiplication on your CPU: ours vs arkworks,
 // Listed here because the controls are built before any WebAssembly loads; the task checks them
 // against the module's own lists (cpu_msm_info).
 export const CURVES = ['bn254', 'bls12-377', 'bls12-381', 'ed-on-bls12-377'];
-export const VARIANTS = ['projective', 'batch-affine', 'projective-r30', 'batch-affine-r30', 'arkworks'];
+export const VARIANTS = ['projective', 'batch-affine', 'all-affine', 'projective-r30', 'batch-affine-r30', 'all-affine-r30',
+  'arkworks'];
 export const BASELINE = 'arkworks';
 const LABELS = {
   projective: 'ours: projective buckets, 64-bit limbs',
   'batch-affine': 'ours: batch-affine buckets, 64-bit limbs',
+  'all-affine': 'ours: all affine (sorted buckets, affine reduction), 64-bit limbs',
   'projective-r30': 'ours: projective buckets, 30-bit limbs',
   'batch-affine-r30': 'ours: batch-affine buckets, 30-bit limbs',
+  'all-affine-r30': 'ours: all affine (sorted buckets, affine reduction), 30-bit limbs',
   arkworks: 'arkworks VariableBaseMSM (baseline)',
 };
-const COUNTED = ['projective', 'batch-affine'];
+export const COUNTED = ['projective', 'batch-affine', 'all-affine'];
 
 export const controls = [
   { name: 'curve', label: 'Curve', type: 'select', default: 'bls12-377', options: [...CURVES, { value: 'all', label: 'all four' }] },
@@ -28,9 +31,11 @@ export const controls = [
   { name: 'repetitions', label: 'Repetitions', type: 'number', default: 3, min: 1, max: 20 },
   { name: 'count', label: 'Count field operations', type: 'select', default: 'yes', options: ['yes', 'no'] },
   { name: 'window', label: 'Window c (0 = automatic)', type: 'number', default: 0, min: 0, max: 16 },
+  { name: 'glv', label: 'GLV (ours; not on Ed-on-BLS12-377)', type: 'select', default: 'no',
+    options: ['no', 'yes', { value: 'both', label: 'both, side by side' }] },
 ];
 // The E2E run: small, two curves of different field sizes, every variant once, counts included.
-export const quick = { curve: ['bn254', 'bls12-377'], logn: 10, variants: 'all', repetitions: 1, count: 'yes', window: 0 };
+export const quick = { curve: ['bn254', 'bls12-377'], logn: 10, variants: 'all', repetitions: 1, count: 'yes', window: 0, glv: 'no' };
 export const autorun = false;
 
 const SEED = 20260521;
@@ -63,6 +68,8 @@ export async function task(wasm, params, progress) {
   const window = Math.max(0, Math.round(params.window ?? 0));
   const batch = Math.max(0, Math.round(params.batch ?? 0));
   const count = params.count === undefined || params.count === 'yes' || params.count === true;
+  // GLV: 'no', 'yes', or 'both' (every one of our runs with and without it)
+  const glvModes = params.glv === 'both' ? [false, true] : [params.glv === 'yes' || params.glv === true];
   const seed = Number(params.seed ?? SEED) >>> 0;
 
   const results = [];
@@ -78,11 +85,13 @@ export async function task(wasm, params, progress) {
     try {
       // warm-up on a prefix: every variant once, checked against arkworks on the same prefix
       const warm = Math.min(n, WARMUP_POINTS);
-      const warmRef = input.run(BASELINE, warm, 0, 0);
-      const rows = variants.map((variant) => ({ variant, samples: [], verified: true, out: null }));
+      const warmRef = input.run(BASELINE, warm, 0, 0, false);
+      const rows = variants.flatMap((variant) => (variant === BASELINE ? [false] : glvModes)
+        .map((glv) => ({ variant, glv, samples: [], verified: true, out: null })));
+      const rowName = (row) => `${row.variant}${row.glv ? '+glv' : ''}`;
       for (const row of rows) {
-        say(0.1, `warming up ${row.variant}`);
-        row.verified &&= samePoint(input.run(row.variant, warm, window, batch), warmRef);
+        say(0.1, `warming up ${rowName(row)}`);
+        row.verified &&= samePoint(input.run(row.variant, warm, window, batch, row.glv), warmRef);
       }
       const timedSteps = repetitions * rows.length;
       let done = 0;
@@ -90,9 +99,9 @@ export async function task(wasm, params, progress) {
       for (let r = 0; r < repetitions; r++) {
         // the baseline first in every round, then ours: background noise hits every row alike
         for (const row of [...rows].sort((a, b) => (b.variant === BASELINE) - (a.variant === BASELINE))) {
-          say(0.12 + 0.7 * (done++ / timedSteps), `round ${r + 1}/${repetitions}, ${row.variant}`);
+          say(0.12 + 0.7 * (done++ / timedSteps), `round ${r + 1}/${repetitions}, ${rowName(row)}`);
           const t0 = performance.now();
-          const out = input.run(row.variant, n, window, batch);
+          const out = input.run(row.variant, n, window, batch, row.glv);
           row.samples.push(performance.now() - t0);
           if (row.variant === BASELINE) reference ??= out;
           row.out = out;
@@ -103,12 +112,12 @@ export async function task(wasm, params, progress) {
       for (const row of rows) {
         const m = median(row.samples);
         results.push({
-          name: `${curve}/n=2^${logn}/${row.variant}`,
+          name: `${curve}/n=2^${logn}/${rowName(row)}`,
           params: {
             curve, n, log2_n: logn, variant: row.variant, label: LABELS[row.variant],
             limb_bits: row.variant === BASELINE ? 64 : row.variant.endsWith('-r30') ? 30 : 64,
             accumulation: row.variant === BASELINE ? 'projective (Jacobian), arkworks' : row.variant.replace('-r30', ''),
-            window: row.out.window, stats: row.out.stats, seed,
+            window: row.out.window, glv: row.out.glv, stats: row.out.stats, seed,
             speedup_vs_arkworks: round(arkMedian / m, 3),
             result: pointText(row.out),
           },
@@ -121,9 +130,10 @@ export async function task(wasm, params, progress) {
         });
       }
       if (count) {
-        for (const [ci, variant] of COUNTED.entries()) {
-          say(0.85 + 0.15 * (ci / COUNTED.length), `counting the field operations of ${variant}`);
-          const c = input.count(variant, n, window, batch);
+        const todo = COUNTED.flatMap((variant) => glvModes.map((glv) => ({ variant, glv })));
+        for (const [ci, { variant, glv }] of todo.entries()) {
+          say(0.85 + 0.15 * (ci / todo.length), `counting the field operations of ${variant}${glv ? '+glv' : ''}`);
+          const c = input.count(variant, n, window, batch, glv);
           counts.push({ curve, n, log2_n: logn, ...c, verified: samePoint(c, reference) });
         }
       }
@@ -136,7 +146,7 @@ export async function task(wasm, params, progress) {
   return {
     suite: 'msm-wasm',
     device: { name: `browser CPU${cores ? ` (${cores} logical cores)` : ''}`, backend: 'wasm32 simd128, one thread' },
-    params: { repetitions, warmup_points: WARMUP_POINTS, window: window || 'automatic', seed },
+    params: { repetitions, warmup_points: WARMUP_POINTS, window: window || 'automatic', glv: params.glv ?? 'no', seed },
     results,
     counts,
     verified: results.length > 0 && results.every((r) => r.verified) && counts.every((c) => c.verified),
@@ -154,7 +164,8 @@ export function view(result) {
     return {
       caption: `${curve}, n = 2^${logn}: milliseconds per MSM (median of ${rows[0].samples}; same input for every row)`,
       columns: ['Run', 'Window c', 'ms (median)', 'min–max', 'Speed-up vs arkworks', 'Verified'],
-      rows: rows.map((r) => [r.params.label, r.params.window ?? 'ln n + 2', ms(r.median), `${ms(r.min)}–${ms(r.max)}`,
+      rows: rows.map((r) => [`${r.params.label}${r.params.glv ? ', GLV' : ''}`, r.params.window ?? 'ln n + 2', ms(r.median),
+        `${ms(r.min)}–${ms(r.max)}`,
         `${r.params.speedup_vs_arkworks.toFixed(2)}×`, r.verified ? '✔' : '✘']),
     };
   });
@@ -163,34 +174,35 @@ export function view(result) {
       caption: 'Field operations of one MSM (counted while our code runs; the 30-bit runs do the same operations)',
       columns: ['Curve', 'n', 'Buckets', 'Window c', 'Multiplications', 'Squarings', 'Additions/subtractions',
         'Inversions', '(M + S) per point', 'Batched additions', 'Deferred', 'Spilled', 'Verified'],
-      rows: result.counts.map((c) => [c.curve, `2^${c.log2_n}`, c.variant, c.window, big(c.mul), big(c.square), big(c.add),
-        big(c.inverse), ((c.mul + c.square) / c.n).toFixed(1),
-        c.variant === 'batch-affine' ? big(c.stats.batched_additions) : '—',
+      rows: result.counts.map((c) => [c.curve, `2^${c.log2_n}`, `${c.variant}${c.glv ? ', GLV' : ''}`, c.window, big(c.mul),
+        big(c.square), big(c.add), big(c.inverse), ((c.mul + c.square) / c.n).toFixed(1),
+        c.stats ? big(c.stats.batched_additions) : '—',
         c.variant === 'batch-affine' ? big(c.stats.deferred) : '—',
         c.variant === 'batch-affine' ? big(c.stats.spilled) : '—', c.verified ? '✔' : '✘']),
     });
   }
-  const variants = [...new Set(result.results.map((r) => r.params.variant))];
+  const key = (r) => `${r.params.variant}${r.params.glv ? '+glv' : ''}`;
+  const variants = [...new Set(result.results.map(key))];
   const medians = result.results.map((r) => r.median).filter((m) => m > 0);
   const best = groups.map((g) => {
     const [curve, logn] = g.split('|');
     const rows = result.results.filter((r) => r.params.curve === curve && String(r.params.log2_n) === logn
       && r.params.variant !== BASELINE);
     const top = rows.reduce((a, b) => (b.median < a.median ? b : a), rows[0]);
-    return top ? `${curve} 2^${logn}: fastest ${top.params.variant}, ${top.params.speedup_vs_arkworks.toFixed(2)}× arkworks` : '';
+    return top ? `${curve} 2^${logn}: fastest ${key(top)}, ${top.params.speedup_vs_arkworks.toFixed(2)}× arkworks` : '';
   }).filter(Boolean);
   return {
     message: `Lower is better. ${best.join('; ')}.`,
     tables,
     chart: {
       title: 'Milliseconds per MSM (median)',
-      labels: variants.map((v) => LABELS[v]),
+      labels: variants.map((v) => (v.endsWith('+glv') ? `${LABELS[v.replace('+glv', '')]}, GLV` : LABELS[v])),
       series: groups.map((g) => {
         const [curve, logn] = g.split('|');
         return {
           label: `${curve}, 2^${logn}`,
           data: variants.map((v) => result.results.find((r) => r.params.curve === curve
-            && String(r.params.log2_n) === logn && r.params.variant === v)?.median ?? null),
+            && String(r.params.log2_n) === logn && key(r) === v)?.median ?? null),
         };
       }),
       logScale: medians.length > 1 && Math.max(...medians) / Math.min(...medians) > 20,

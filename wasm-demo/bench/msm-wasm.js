@@ -5,7 +5,8 @@
 // result checked against arkworks' — and writes benches/results/msm-wasm-<browser>-<cpu>.json
 // (DESIGN.md schema).
 //
-//   node bench/msm-wasm.js [--curves bls12-377,bn254] [--logn 12,14,16] [--repetitions 5] [--out FILE]
+//   node bench/msm-wasm.js [--curves bls12-377,bn254] [--logn 12,14,16] [--repetitions 5] [--glv both|yes|no]
+//                          [--variants all|v1,v2] [--count yes|no] [--out FILE]
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { dirname, relative, resolve } from 'node:path';
@@ -20,6 +21,7 @@ const { values: args } = parseArgs({
     repetitions: { type: 'string', default: '5' },
     variants: { type: 'string', default: 'all' },
     count: { type: 'string', default: 'yes' },
+    glv: { type: 'string', default: 'both' },
     out: { type: 'string' },
   },
 });
@@ -29,6 +31,7 @@ const params = {
   variants: args.variants === 'all' ? 'all' : args.variants.split(','),
   repetitions: Number(args.repetitions),
   count: args.count,
+  glv: args.glv,
   window: 0,
 };
 
@@ -89,7 +92,7 @@ try {
       + `  ${r.params.speedup_vs_arkworks.toFixed(2)}× arkworks  c=${r.params.window ?? '-'}  ${r.verified ? '✔' : '✘'}`);
   }
   for (const c of result.counts) {
-    console.log(`  ops ${c.curve} 2^${c.log2_n} ${c.variant.padEnd(13)} M=${c.mul} S=${c.square} A=${c.add} I=${c.inverse}`
+    console.log(`  ops ${c.curve} 2^${c.log2_n} ${`${c.variant}${c.glv ? '+glv' : ''}`.padEnd(15)} M=${c.mul} S=${c.square} A=${c.add} I=${c.inverse}`
       + `  ${c.verified ? '✔' : '✘'}`);
   }
   console.log(`verified: ${result.verified}; wrote ${relative(process.cwd(), out)}`);

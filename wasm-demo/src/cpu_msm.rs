@@ -17,13 +17,14 @@ use ark_ec::{AffineRepr, CurveGroup, PrimeGroup, VariableBaseMSM};
 use ark_ff::PrimeField as ArkPrimeField;
 use fastmsm_curves::field::PrimeField;
 use fastmsm_curves::{Group, sw, te};
-use fastmsm_msm::count::{CountableGroup, msm_counted};
+use fastmsm_msm::all_affine::{AllAffineConfig, AllAffineStats, msm_all_affine};
+use fastmsm_msm::count::{CountableGroup, count_via};
 use fastmsm_msm::digits::{chunk, decompose_into, num_windows};
-use fastmsm_msm::radix30::{Radix30Group, msm_radix30};
+use fastmsm_msm::radix30::{Radix30Group, via_radix30};
 use fastmsm_msm::window::window_size;
 use fastmsm_msm::{
     Accumulation, BatchAffineConfig, BatchAffineStats, Bls12_377G1, Bls12_381G1, Bn254G1,
-    EdBls12_377G, MsmConfig, MsmGroup, Scalar, msm_with_stats, scalar,
+    EdBls12_377G, MsmConfig, MsmError, MsmGroup, Scalar, msm_with_stats, scalar,
 };
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
@@ -56,11 +57,13 @@ fn hex(x: &[u64]) -> String {
 pub const CURVES: [&str; 4] = ["bn254", "bls12-377", "bls12-381", "ed-on-bls12-377"];
 
 /// The variants [`CpuMsm::run`] knows, in the widget's order.
-pub const VARIANTS: [&str; 5] = [
+pub const VARIANTS: [&str; 7] = [
     "projective",
     "batch-affine",
+    "all-affine",
     "projective-r30",
     "batch-affine-r30",
+    "all-affine-r30",
     "arkworks",
 ];
 
@@ -226,38 +229,39 @@ fn draw<P: Pair>(n: usize, seed: u64, progress: &dyn Fn(f64, &str)) -> Inputs<P>
     }
 }
 
-/// The window width and the accumulation of a variant.
-fn config(variant: &str, window: Option<u32>, batch: Option<usize>) -> Option<MsmConfig> {
-    let accumulation = match variant {
-        "projective" | "projective-r30" => Accumulation::Projective,
-        "batch-affine" | "batch-affine-r30" => {
-            let mut ba = BatchAffineConfig::default();
-            if let Some(b) = batch {
-                // a bigger batch meets more busy buckets: let the deferred queue grow with it
-                ba.batch_size = b;
-                ba.max_deferred = ba.max_deferred.max(4 * b);
-            }
-            Accumulation::BatchAffine(ba)
-        }
-        _ => return None,
-    };
-    Some(MsmConfig {
-        window,
-        accumulation,
-        ..MsmConfig::default()
-    })
+/// Bucket accumulation of one of our variants.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Acc {
+    /// Mixed projective additions (`fastmsm_msm::bucket`), projective reduction.
+    Projective,
+    /// Batch-affine accumulation with collision deferral (`fastmsm_msm::batch_affine`),
+    /// projective reduction.
+    BatchAffine,
+    /// Sorted accumulation and reduction, every bucket addition affine (`fastmsm_msm::all_affine`).
+    AllAffine,
 }
 
-#[derive(Serialize)]
-struct RunResult {
-    variant: String,
-    n: usize,
-    /// Affine result, canonical hex; `None` (null) for the identity.
-    x: Option<String>,
-    y: Option<String>,
-    /// The window width used (null for arkworks, which picks its own: ln n + 2).
+/// `(accumulation, 30-bit limbs?)` of a variant name, `None` for arkworks or an unknown name.
+fn parse_variant(variant: &str) -> Option<(Acc, bool)> {
+    let (base, r30) = match variant.strip_suffix("-r30") {
+        Some(b) => (b, true),
+        None => (variant, false),
+    };
+    let acc = match base {
+        "projective" => Acc::Projective,
+        "batch-affine" => Acc::BatchAffine,
+        "all-affine" => Acc::AllAffine,
+        _ => return None,
+    };
+    Some((acc, r30))
+}
+
+/// The reader's options for our runs.
+#[derive(Clone, Copy)]
+struct Opts {
     window: Option<u32>,
-    stats: Option<Stats>,
+    batch: Option<usize>,
+    glv: bool,
 }
 
 #[derive(Serialize, Default)]
@@ -283,18 +287,107 @@ impl From<BatchAffineStats> for Stats {
     }
 }
 
+impl From<AllAffineStats> for Stats {
+    fn from(s: AllAffineStats) -> Self {
+        Stats {
+            rounds: s.accumulation_rounds + s.reduction_rounds,
+            inversions: s.inversions,
+            batched_additions: s.batched_additions,
+            immediate: s.immediate,
+            deferred: 0,
+            spilled: 0,
+        }
+    }
+}
+
+/// Runs one of our MSMs on group G (ours, its 30-bit twin, or its counted twin).
+fn run_ours<G: MsmGroup>(
+    points: &[G::Affine],
+    scalars: &[Scalar],
+    acc: Acc,
+    o: &Opts,
+) -> Result<(G, Option<Stats>), MsmError> {
+    match acc {
+        Acc::Projective | Acc::BatchAffine => {
+            let accumulation = if acc == Acc::Projective {
+                Accumulation::Projective
+            } else {
+                let mut ba = BatchAffineConfig::default();
+                if let Some(b) = o.batch {
+                    // a bigger batch meets more busy buckets: let the deferred queue grow with it
+                    ba.batch_size = b;
+                    ba.max_deferred = ba.max_deferred.max(4 * b);
+                }
+                Accumulation::BatchAffine(ba)
+            };
+            let cfg = MsmConfig {
+                window: o.window,
+                accumulation,
+                glv: o.glv,
+                ..MsmConfig::default()
+            };
+            let mut stats = BatchAffineStats::default();
+            let q = msm_with_stats(points, scalars, &cfg, &mut stats)?;
+            Ok((q, (acc == Acc::BatchAffine).then(|| stats.into())))
+        }
+        Acc::AllAffine => {
+            let mut cfg = AllAffineConfig {
+                window: o.window,
+                glv: o.glv,
+                ..AllAffineConfig::default()
+            };
+            if let Some(b) = o.batch {
+                cfg.accumulation_batch = b;
+            }
+            let mut stats = AllAffineStats::default();
+            let q = msm_all_affine(points, scalars, &cfg, &mut stats)?;
+            Ok((q, Some(stats.into())))
+        }
+    }
+}
+
+/// The window width an MSM of `len` points picks (or was given), with or without GLV.
+fn window_used<G: MsmGroup>(points: &[G::Affine], scalars: &[Scalar], o: &Opts) -> u32 {
+    if let Some(c) = o.window {
+        return c;
+    }
+    let n = points.len().max(1);
+    match o
+        .glv
+        .then(|| G::glv_expand(&points[..1], &scalars[..1]))
+        .flatten()
+    {
+        Some(split) => window_size(2 * n, &split.bound),
+        None => window_size(n, &G::SCALAR_MODULUS),
+    }
+}
+
+#[derive(Serialize)]
+struct RunResult {
+    variant: String,
+    n: usize,
+    /// Affine result, canonical hex; `None` (null) for the identity.
+    x: Option<String>,
+    y: Option<String>,
+    /// The window width used (null for arkworks, which picks its own: ln n + 2).
+    window: Option<u32>,
+    glv: bool,
+    stats: Option<Stats>,
+}
+
 #[derive(Serialize)]
 struct CountResult {
     variant: String,
     n: usize,
     window: u32,
+    glv: bool,
     x: Option<String>,
     y: Option<String>,
     mul: u64,
     square: u64,
     add: u64,
     inverse: u64,
-    stats: Stats,
+    stats: Option<Stats>,
 }
 
 fn xy_hex(xy: Option<([u64; 6], [u64; 6])>) -> (Option<String>, Option<String>) {
@@ -305,32 +398,15 @@ fn xy_hex(xy: Option<([u64; 6], [u64; 6])>) -> (Option<String>, Option<String>) 
 }
 
 trait Runner {
-    fn run(
-        &self,
-        variant: &str,
-        len: usize,
-        window: Option<u32>,
-        batch: Option<usize>,
-    ) -> Result<RunResult, JsValue>;
-    fn count(
-        &self,
-        variant: &str,
-        len: usize,
-        window: Option<u32>,
-        batch: Option<usize>,
-    ) -> Result<CountResult, JsValue>;
+    fn run(&self, variant: &str, len: usize, o: &Opts) -> Result<RunResult, JsValue>;
+    fn count(&self, variant: &str, len: usize, o: &Opts) -> Result<CountResult, JsValue>;
     fn n(&self) -> usize;
     fn scalar_modulus(&self) -> Scalar;
+    fn has_glv(&self) -> bool;
 }
 
 impl<P: Pair> Runner for Inputs<P> {
-    fn run(
-        &self,
-        variant: &str,
-        len: usize,
-        window: Option<u32>,
-        batch: Option<usize>,
-    ) -> Result<RunResult, JsValue> {
+    fn run(&self, variant: &str, len: usize, o: &Opts) -> Result<RunResult, JsValue> {
         let len = len.min(self.points.len());
         let (points, scalars) = (&self.points[..len], &self.scalars[..len]);
         if variant == "arkworks" {
@@ -343,61 +419,71 @@ impl<P: Pair> Runner for Inputs<P> {
                 x,
                 y,
                 window: None,
+                glv: false,
                 stats: None,
             });
         }
-        let cfg = config(variant, window, batch)
+        let (acc, r30) = parse_variant(variant)
             .ok_or_else(|| err(format_args!("unknown variant {variant:?}")))?;
-        let mut stats = BatchAffineStats::default();
-        let q: P::Ours = if variant.ends_with("-r30") {
-            msm_radix30(points, scalars, &cfg, &mut stats)
+        let o = Opts {
+            glv: o.glv && self.has_glv(),
+            ..*o
+        };
+        let (q, stats): (P::Ours, _) = if r30 {
+            let mut stats = None;
+            let q = via_radix30::<P::Ours>(points, |p| {
+                run_ours(p, scalars, acc, &o).map(|(q, s)| {
+                    stats = s;
+                    q
+                })
+            })
+            .map_err(err)?;
+            (q, stats)
         } else {
-            msm_with_stats(points, scalars, &cfg, &mut stats)
-        }
-        .map_err(err)?;
+            run_ours(points, scalars, acc, &o).map_err(err)?
+        };
         let (x, y) = xy_hex(P::ours_xy(&q));
-        let used = cfg
-            .window
-            .unwrap_or_else(|| window_size(len.max(1), &<P::Ours as MsmGroup>::SCALAR_MODULUS));
-        let stats = matches!(cfg.accumulation, Accumulation::BatchAffine(_)).then(|| stats.into());
         Ok(RunResult {
             variant: variant.into(),
             n: len,
             x,
             y,
-            window: Some(used),
+            window: Some(window_used::<P::Ours>(points, scalars, &o)),
+            glv: o.glv,
             stats,
         })
     }
 
-    fn count(
-        &self,
-        variant: &str,
-        len: usize,
-        window: Option<u32>,
-        batch: Option<usize>,
-    ) -> Result<CountResult, JsValue> {
+    fn count(&self, variant: &str, len: usize, o: &Opts) -> Result<CountResult, JsValue> {
         let len = len.min(self.points.len());
-        let cfg = config(variant, window, batch)
+        let (points, scalars) = (&self.points[..len], &self.scalars[..len]);
+        let (acc, _) = parse_variant(variant)
             .ok_or_else(|| err(format_args!("cannot count variant {variant:?}")))?;
-        let mut stats = BatchAffineStats::default();
-        let (q, ops) =
-            msm_counted::<P::Ours>(&self.points[..len], &self.scalars[..len], &cfg, &mut stats);
+        let o = Opts {
+            glv: o.glv && self.has_glv(),
+            ..*o
+        };
+        let mut stats = None;
+        let (q, ops) = count_via::<P::Ours>(points, |p| {
+            run_ours(p, scalars, acc, &o).map(|(q, s)| {
+                stats = s;
+                q
+            })
+        });
         let q = q.map_err(err)?;
         let (x, y) = xy_hex(P::ours_xy(&q));
         Ok(CountResult {
             variant: variant.into(),
             n: len,
-            window: cfg
-                .window
-                .unwrap_or_else(|| window_size(len.max(1), &<P::Ours as MsmGroup>::SCALAR_MODULUS)),
+            window: window_used::<P::Ours>(points, scalars, &o),
+            glv: o.glv,
             x,
             y,
             mul: ops.mul,
             square: ops.square,
             add: ops.add,
             inverse: ops.inverse,
-            stats: stats.into(),
+            stats,
         })
     }
 
@@ -407,6 +493,10 @@ impl<P: Pair> Runner for Inputs<P> {
 
     fn scalar_modulus(&self) -> Scalar {
         <P::Ours as MsmGroup>::SCALAR_MODULUS
+    }
+
+    fn has_glv(&self) -> bool {
+        <P::Ours as MsmGroup>::glv_expand(&self.points[..1], &self.scalars[..1]).is_some()
     }
 }
 
@@ -482,43 +572,55 @@ impl CpuMsm {
         hex(&self.inner.scalar_modulus())
     }
 
-    /// Runs `variant` on the first `len` points: `{variant, n, x, y, window, stats}`.
-    /// `window` 0 and `batch` 0 mean the defaults. This is the call the widget times.
+    /// Runs `variant` on the first `len` points: `{variant, n, x, y, window, glv, stats}`.
+    /// `window` 0 and `batch` 0 mean the defaults (`batch`: the batch-affine batch size, or the
+    /// all-affine reduction batch); `glv` splits the scalars where the curve has the endomorphism.
+    /// This is the call the widget times.
     pub fn run(
         &self,
         variant: &str,
         len: u32,
         window: u32,
         batch: u32,
+        glv: bool,
     ) -> Result<JsValue, JsValue> {
-        to_js(
-            &self
-                .inner
-                .run(variant, len as usize, opt_window(window), opt_batch(batch))?,
-        )
+        let o = Opts {
+            window: opt_window(window),
+            batch: opt_batch(batch),
+            glv,
+        };
+        to_js(&self.inner.run(variant, len as usize, &o)?)
     }
 
-    /// Runs one of our variants over the counting field: `{variant, n, window, x, y, mul, square,
-    /// add, inverse, stats}`.
+    /// Runs one of our variants over the counting field: `{variant, n, window, glv, x, y, mul,
+    /// square, add, inverse, stats}` (the 30-bit twins do the same operations as the 64-bit runs).
     pub fn count(
         &self,
         variant: &str,
         len: u32,
         window: u32,
         batch: u32,
+        glv: bool,
     ) -> Result<JsValue, JsValue> {
-        to_js(
-            &self
-                .inner
-                .count(variant, len as usize, opt_window(window), opt_batch(batch))?,
-        )
+        let o = Opts {
+            window: opt_window(window),
+            batch: opt_batch(batch),
+            glv,
+        };
+        to_js(&self.inner.count(variant, len as usize, &o)?)
+    }
+
+    /// Does the curve have the GLV endomorphism?
+    #[wasm_bindgen(getter)]
+    pub fn has_glv(&self) -> bool {
+        self.inner.has_glv()
     }
 }
 
 #[derive(Serialize)]
 struct CpuMsmInfo {
     curves: [&'static str; 4],
-    variants: [&'static str; 5],
+    variants: [&'static str; 7],
 }
 
 /// `{curves, variants}`: what [`CpuMsm`] knows.

@@ -191,10 +191,11 @@ describe('cpu-msm and signed-digits widgets', () => {
         assert.equal(r.params.n, 2 ** widget.quick.logn);
       }
       const counts = result.counts.filter((c) => c.curve === curve);
-      assert.deepEqual(counts.map((c) => c.variant), ['projective', 'batch-affine']);
-      const [proj, ba] = counts;
+      assert.deepEqual(counts.map((c) => c.variant), widget.COUNTED);
+      const [proj, ba, aa] = counts;
       assert.ok(proj.mul > 0 && proj.inverse === 0, 'projective buckets need no inversion');
       assert.ok(ba.inverse > 0 && ba.stats.batched_additions > 0, 'batch-affine shares inversions');
+      assert.ok(aa.inverse > 0 && aa.mul + aa.square < proj.mul + proj.square, 'all-affine: fewer products');
       assert.ok(counts.every((c) => c.verified));
     }
     const view = widget.view(result);

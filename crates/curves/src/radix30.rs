@@ -25,15 +25,13 @@ use core::ops::{Add, Mul, Neg, Sub};
 
 use fastmsm_mont::fields;
 use fastmsm_mont::params::mask;
-use fastmsm_mont::primitives::subtract_p_if_needed_radix;
 use fastmsm_mont::reduced_radix::mont_mul_reduced_radix;
 use fastmsm_mont::words::{self, Canonical};
 use fastmsm_mont::{FieldParams, MontParams};
 
 use crate::curves::{Bls12_377, Bls12_381, Bn254, EdBls12_377};
 use crate::field::{
-    Bls12_377Fq, Bls12_377Fr, Bls12_381Fq, Bls12_381Fr, Bn254Fq, Bn254Fr, Fp, FpConfig,
-    PrimeField,
+    Bls12_377Fq, Bls12_377Fr, Bls12_381Fq, Bls12_381Fr, Bn254Fq, Bn254Fr, Fp, FpConfig, PrimeField,
 };
 use crate::sw::SwCurve;
 use crate::te::TeCurve;
@@ -53,10 +51,25 @@ pub trait Fp30Config<const N: usize>:
     const MONT: MontParams<N>;
 }
 
-/// An element of the prime field `P` in Montgomery form with `N` limbs of 30 bits.
+/// An element of the prime field `P` in Montgomery form with `N` limbs of 30 bits. The limbs are
+/// stored as u32 (half the memory of u64 words: points and buckets move through the caches twice
+/// as fast) and widened to u64 for arithmetic, which in WebAssembly costs nothing
+/// (`i64.load32_u`).
 pub struct Fp30<P: Fp30Config<N>, const N: usize> {
-    limbs: [u64; N],
+    limbs: [u32; N],
     _field: PhantomData<P>,
+}
+
+/// u64 limbs (each below 2^30) to u32.
+#[inline(always)]
+const fn narrow<const N: usize>(x: &[u64; N]) -> [u32; N] {
+    let mut out = [0u32; N];
+    let mut i = 0;
+    while i < N {
+        out[i] = x[i] as u32;
+        i += 1;
+    }
+    out
 }
 
 /// Are two canonical integers equal? (`const` comparison of moduli.)
@@ -73,16 +86,24 @@ const fn same_modulus(a: &Canonical, b: &Canonical) -> bool {
 
 impl<P: Fp30Config<N>, const N: usize> Fp30<P, N> {
     /// Wraps limbs that are already in Montgomery form, each below 2^30, value below p.
+    #[inline(always)]
     pub const fn from_limbs(limbs: [u64; N]) -> Self {
         Fp30 {
-            limbs,
+            limbs: narrow(&limbs),
             _field: PhantomData,
         }
     }
 
-    /// The Montgomery-form limbs.
-    pub const fn limbs(&self) -> &[u64; N] {
-        &self.limbs
+    /// The Montgomery-form limbs, widened to u64.
+    #[inline(always)]
+    pub const fn limbs(&self) -> [u64; N] {
+        let mut out = [0u64; N];
+        let mut i = 0;
+        while i < N {
+            out[i] = self.limbs[i] as u64;
+            i += 1;
+        }
+        out
     }
 
     /// A constant from a canonical integer (`x·2^(30N) mod p` by modular doublings, compile time
@@ -205,7 +226,7 @@ impl<P: Fp30Config<N>, const N: usize> PrimeField for Fp30<P, N> {
     }
 
     fn to_canonical(&self) -> Canonical {
-        words::from_limbs(&Self::mont_mul(&self.limbs, &P::MONT.one), LIMB_BITS)
+        words::from_limbs(&Self::mont_mul(&self.limbs(), &P::MONT.one), LIMB_BITS)
     }
 
     fn from_u64(x: u64) -> Self {
@@ -218,43 +239,59 @@ impl<P: Fp30Config<N>, const N: usize> PrimeField for Fp30<P, N> {
 // ANCHOR: radix30_add_sub
 impl<P: Fp30Config<N>, const N: usize> Add for Fp30<P, N> {
     type Output = Self;
-    /// Limb sums with carries (a + b < 2p < 2^(30N): no carry leaves the top limb), then p is
-    /// subtracted if the sum is at least p.
+    /// a + b < 2p: two carry chains side by side, s = a + b and t = a + b − p (signed limbs, an
+    /// arithmetic shift carries −1, 0 or 1); the sign of t's last carry picks one, without a
+    /// branch. (a + b < 2^(30N), so s never carries out of the top limb.)
     #[inline(always)]
     fn add(self, rhs: Self) -> Self {
-        let mut s = [0u64; N];
-        let mut c = 0;
+        let p = &P::MONT.p;
+        let (mut s, mut t) = ([0u64; N], [0u64; N]);
+        let (mut cs, mut ct) = (0u64, 0i64);
         for j in 0..N {
-            let t = self.limbs[j] + rhs.limbs[j] + c;
-            s[j] = t & MASK;
-            c = t >> LIMB_BITS;
+            let v = self.limbs[j] as u64 + rhs.limbs[j] as u64;
+            let x = v + cs;
+            s[j] = x & MASK;
+            cs = x >> LIMB_BITS;
+            let y = v as i64 - p[j] as i64 + ct;
+            t[j] = y as u64 & MASK;
+            ct = y >> LIMB_BITS;
         }
-        Self::from_limbs(subtract_p_if_needed_radix(&s, 0, &P::MONT.p, LIMB_BITS))
+        // ct = −1: a + b < p, keep s; otherwise t = a + b − p
+        let keep_s = (ct as u64) & MASK; // all ones (within a limb) exactly when ct = −1
+        let mut out = [0u64; N];
+        for j in 0..N {
+            out[j] = (s[j] & keep_s) | (t[j] & !keep_s & MASK);
+        }
+        Self::from_limbs(out)
     }
 }
 
 impl<P: Fp30Config<N>, const N: usize> Sub for Fp30<P, N> {
     type Output = Self;
-    /// Limb differences with borrows (a negative limb shows in bit 63); on a final borrow, p is
-    /// added back and the carry out of the top limb (the 2^(30N) of the wrap-around) dropped.
+    /// a − b: two borrow chains side by side, d = a − b and e = a − b + p (signed limbs); the sign
+    /// of d's last borrow picks one, without a branch. (On a borrow d wraps by 2^(30N), which e's
+    /// top carry cancels: its limbs are exactly a − b + p.)
     #[inline(always)]
     fn sub(self, rhs: Self) -> Self {
-        let mut d = [0u64; N];
-        let mut borrow = 0u64;
+        let p = &P::MONT.p;
+        let (mut d, mut e) = ([0u64; N], [0u64; N]);
+        let (mut bd, mut ce) = (0i64, 0i64);
         for j in 0..N {
-            let v = self.limbs[j].wrapping_sub(rhs.limbs[j]).wrapping_sub(borrow);
-            d[j] = v & MASK;
-            borrow = v >> 63;
+            let v = self.limbs[j] as i64 - rhs.limbs[j] as i64;
+            let x = v + bd;
+            d[j] = x as u64 & MASK;
+            bd = x >> LIMB_BITS;
+            let y = v + p[j] as i64 + ce;
+            e[j] = y as u64 & MASK;
+            ce = y >> LIMB_BITS;
         }
-        if borrow != 0 {
-            let mut c = 0;
-            for j in 0..N {
-                let t = d[j] + P::MONT.p[j] + c;
-                d[j] = t & MASK;
-                c = t >> LIMB_BITS;
-            }
+        // bd = −1: a < b, take e = a − b + p; otherwise d = a − b
+        let take_e = (bd as u64) & MASK;
+        let mut out = [0u64; N];
+        for j in 0..N {
+            out[j] = (e[j] & take_e) | (d[j] & !take_e & MASK);
         }
-        Self::from_limbs(d)
+        Self::from_limbs(out)
     }
 }
 // ANCHOR_END: radix30_add_sub
@@ -271,7 +308,7 @@ impl<P: Fp30Config<N>, const N: usize> Mul for Fp30<P, N> {
     type Output = Self;
     #[inline(always)]
     fn mul(self, rhs: Self) -> Self {
-        Self::from_limbs(Self::mont_mul(&self.limbs, &rhs.limbs))
+        Self::from_limbs(Self::mont_mul(&self.limbs(), &rhs.limbs()))
     }
 }
 
@@ -345,7 +382,7 @@ macro_rules! fp30_config {
                     128 * N64 as u32 - LIMB_BITS * N30 as u32,
                     64,
                 );
-                let plain: [u64; N64] = words::truncate(&words::from_limbs(x.limbs(), LIMB_BITS));
+                let plain: [u64; N64] = words::truncate(&words::from_limbs(&x.limbs(), LIMB_BITS));
                 // Fp's product divides by 2^(64·N64): x·2^(30·N30) · 2^(128·N64 − 30·N30) / 2^(64·N64)
                 Fp::from_mont(plain) * Fp::from_mont(BACK)
             }

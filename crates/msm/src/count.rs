@@ -257,6 +257,16 @@ pub fn msm_counted<G: CountableGroup>(
     (r.map(|q| G::from_counted(&q)), counts)
 }
 
+/// Any MSM driver run on the counted twin: the result and the field operations it took.
+pub fn count_via<G: CountableGroup>(
+    points: &[G::Affine],
+    run: impl FnOnce(&[<G::Counted as Group>::Affine]) -> Result<G::Counted, MsmError>,
+) -> (Result<G, MsmError>, OpCounts) {
+    let wrapped: Vec<_> = points.iter().map(G::affine_to_counted).collect();
+    let (r, counts) = count_ops(|| run(&wrapped));
+    (r.map(|q| G::from_counted(&q)), counts)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -18,6 +18,8 @@
 //! | window combination | [`reduce::horner`] | Σ 2^(c·w)·W_w by Horner's rule |
 //! | GLV (optional) | [`glv`] | k ≡ k1 + k2·λ (mod r): 2n points with half-length scalars, on the curves with the endomorphism |
 //!
+//! [`all_affine::msm_all_affine`] keeps every bucket addition affine (sorted accumulation in
+//! pairwise rounds, reduction batched across windows: Mitscha-Baude's ZPrize 2022 design).
 //! [`radix30::msm_radix30`] runs the same stages over the curves' 30-bit-limb twins (the fast
 //! representation in WebAssembly); [`count::msm_counted`] runs them over a field that counts its
 //! operations.
@@ -29,6 +31,7 @@
 //! parallel split of the reduction is written as independent segments that a caller, or the GPU
 //! crate, can farm out.
 
+pub mod all_affine;
 pub mod batch_affine;
 pub mod batch_inv;
 pub mod bucket;

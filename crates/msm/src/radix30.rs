@@ -9,10 +9,10 @@ use fastmsm_curves::Group;
 use fastmsm_curves::radix30::{SwTwin30, TeTwin30, ToRadix30};
 use fastmsm_curves::{sw, te};
 
+use crate::MsmGroup;
 use crate::batch_affine::BatchAffineStats;
 use crate::pippenger::{MsmConfig, MsmError, msm_with_stats};
 use crate::scalar::Scalar;
-use crate::MsmGroup;
 
 /// A group with a twin over 30-bit limbs, and the conversions the MSM needs.
 pub trait Radix30Group: MsmGroup {
@@ -79,6 +79,16 @@ impl<C: TeTwin30> Radix30Group for te::Extended<C> {
 /// The points converted to the twin curve, once, for repeated MSMs over the same bases.
 pub fn twin_points<G: Radix30Group>(points: &[G::Affine]) -> Vec<<G::Twin as Group>::Affine> {
     points.iter().map(G::affine_to_twin).collect()
+}
+
+/// Runs an MSM of the twin group on the converted points and converts its result back: the
+/// same thing as [`msm_radix30`] for any MSM driver (e.g. [`crate::all_affine::msm_all_affine`]).
+pub fn via_radix30<G: Radix30Group>(
+    points: &[G::Affine],
+    run: impl FnOnce(&[<G::Twin as Group>::Affine]) -> Result<G::Twin, MsmError>,
+) -> Result<G, MsmError> {
+    let twin = twin_points::<G>(points);
+    run(&twin).map(|q| G::from_twin(&q))
 }
 
 // ANCHOR: msm_radix30

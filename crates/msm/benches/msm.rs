@@ -1,0 +1,154 @@
+//! Native criterion benchmark of the whole MSM, one thread: ours (projective buckets, batch-affine
+//! buckets, all affine) against arkworks' `VariableBaseMSM::msm` (ark-ec 0.5 without its
+//! `parallel` feature), on BLS12-377 and BN254 G1, n = 2^12 and 2^16, the same random input for
+//! every run. Each of ours is checked against arkworks before it is timed.
+//!
+//!     cargo bench -p fastmsm-msm --bench msm                    # everything (a few minutes)
+//!     cargo bench -p fastmsm-msm --bench msm -- bls12-377/65536 # one curve and size
+//!
+//! The 30-bit-limb twins are for WebAssembly (`fastmsm_msm::radix30`); natively the 64-bit fields
+//! are faster, so they are the ones measured here. The WebAssembly figures come from the browser
+//! runner (`make bench-msm-wasm`).
+
+use std::time::Duration;
+
+use ark_ec::{AffineRepr, CurveGroup, PrimeGroup, VariableBaseMSM};
+use ark_ff::{PrimeField as ArkPrimeField, UniformRand};
+use criterion::{BenchmarkId, Criterion, black_box, criterion_group, criterion_main};
+use fastmsm_curves::field::PrimeField;
+use fastmsm_curves::{Group, sw};
+use fastmsm_msm::all_affine::{AllAffineConfig, AllAffineStats, msm_all_affine};
+use fastmsm_msm::{
+    Accumulation, BatchAffineConfig, BatchAffineStats, MsmConfig, MsmGroup, Scalar, msm_with_stats,
+};
+use rand::SeedableRng;
+use rand::rngs::StdRng;
+
+type ArkG<P> = ark_ec::short_weierstrass::Projective<P>;
+type ArkA<P> = ark_ec::short_weierstrass::Affine<P>;
+
+fn canonical<F: ArkPrimeField>(a: &F) -> [u64; 6] {
+    let mut c = [0u64; 6];
+    for (o, w) in c.iter_mut().zip(a.into_bigint().as_ref()) {
+        *o = *w;
+    }
+    c
+}
+
+/// n random points (a random walk over 16 random multiples of the generator, normalised in one
+/// batch) and n random scalars, in arkworks' types and ours.
+#[allow(clippy::type_complexity)]
+fn inputs<C, P>(
+    n: usize,
+    seed: u64,
+) -> (Vec<ArkA<P>>, Vec<P::ScalarField>, Vec<sw::Affine<C>>, Vec<Scalar>)
+where
+    C: sw::SwCurve,
+    P: ark_ec::short_weierstrass::SWCurveConfig,
+    P::BaseField: ArkPrimeField,
+{
+    let mut rng = StdRng::seed_from_u64(seed);
+    let g = ArkG::<P>::generator();
+    let steps: Vec<ArkA<P>> = (0..16)
+        .map(|_| (g * P::ScalarField::rand(&mut rng)).into_affine())
+        .collect();
+    let mut acc = g * P::ScalarField::rand(&mut rng);
+    let proj: Vec<ArkG<P>> = (0..n)
+        .map(|i| {
+            acc += steps[(i * 7 + (i >> 3)) % 16];
+            acc
+        })
+        .collect();
+    let ark_points = ArkG::<P>::normalize_batch(&proj);
+    let ark_scalars: Vec<P::ScalarField> = (0..n).map(|_| P::ScalarField::rand(&mut rng)).collect();
+    let points = ark_points
+        .iter()
+        .map(|a| {
+            let (x, y) = a.xy().expect("not the identity");
+            sw::Affine::new_unchecked(
+                C::Base::from_canonical(&canonical(&x)).expect("below p"),
+                C::Base::from_canonical(&canonical(&y)).expect("below p"),
+            )
+        })
+        .collect();
+    let scalars = ark_scalars
+        .iter()
+        .map(|s| {
+            let c = canonical(s);
+            [c[0], c[1], c[2], c[3]]
+        })
+        .collect();
+    (ark_points, ark_scalars, points, scalars)
+}
+
+fn ours<C: sw::SwCurve>(
+    name: &str,
+    points: &[sw::Affine<C>],
+    scalars: &[Scalar],
+) -> sw::Xyzz<C> {
+    match name {
+        "ours-projective" | "ours-batch-affine" => {
+            let cfg = MsmConfig {
+                accumulation: if name == "ours-projective" {
+                    Accumulation::Projective
+                } else {
+                    Accumulation::BatchAffine(BatchAffineConfig::default())
+                },
+                ..MsmConfig::default()
+            };
+            msm_with_stats(points, scalars, &cfg, &mut BatchAffineStats::default())
+        }
+        _ => msm_all_affine(
+            points,
+            scalars,
+            &AllAffineConfig::default(),
+            &mut AllAffineStats::default(),
+        ),
+    }
+    .expect("valid input")
+}
+
+fn bench_curve<C, P>(c: &mut Criterion, curve: &str)
+where
+    C: sw::SwCurve,
+    sw::Xyzz<C>: MsmGroup<Affine = sw::Affine<C>>,
+    P: ark_ec::short_weierstrass::SWCurveConfig,
+    P::BaseField: ArkPrimeField,
+{
+    let mut group = c.benchmark_group(format!("msm/{curve}"));
+    group.sample_size(10);
+    group.warm_up_time(Duration::from_millis(500));
+    group.measurement_time(Duration::from_secs(3));
+    for log_n in [12u32, 16] {
+        let n = 1usize << log_n;
+        let (ark_points, ark_scalars, points, scalars) = inputs::<C, P>(n, u64::from(log_n));
+        let want = ArkG::<P>::msm(&ark_points, &ark_scalars)
+            .expect("same lengths")
+            .into_affine();
+        group.bench_function(BenchmarkId::new("arkworks", n), |b| {
+            b.iter(|| ArkG::<P>::msm(black_box(&ark_points), black_box(&ark_scalars)))
+        });
+        for name in ["ours-projective", "ours-batch-affine", "ours-all-affine"] {
+            // a benchmark of a wrong answer is worthless: check once before timing
+            let got = ours::<C>(name, &points, &scalars).to_affine();
+            let (x, y) = want.xy().expect("not the identity");
+            assert_eq!(
+                (got.x.to_canonical(), got.y.to_canonical()),
+                (canonical(&x), canonical(&y)),
+                "{name} disagrees with arkworks on {curve}, n = {n}"
+            );
+            group.bench_function(BenchmarkId::new(name, n), |b| {
+                b.iter(|| ours::<C>(name, black_box(&points), black_box(&scalars)))
+            });
+        }
+    }
+    group.finish();
+}
+
+fn benches(c: &mut Criterion) {
+    bench_curve::<fastmsm_curves::Bls12_377, ark_bls12_377::g1::Config>(c, "bls12-377");
+    bench_curve::<fastmsm_curves::Bn254, ark_bn254::g1::Config>(c, "bn254");
+}
+
+criterion_group!(msm, benches);
+criterion_main!(msm);

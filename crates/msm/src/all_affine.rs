@@ -1,0 +1,416 @@
+//! The whole bucket method in affine coordinates: sorted accumulation and batched reduction.
+//!
+//! [`crate::batch_affine`] shares inversions among bucket additions but keeps the reduction
+//! projective, and must handle two additions that meet in one bucket. Mitscha-Baude's ZPrize 2022
+//! WebAssembly MSM ("Affine Addition is All You Need", github.com/mitschabaude/montgomery,
+//! doc/zprize22.md) removes both limits:
+//!
+//! - **Accumulation by sorting.** A counting sort puts each window's points in bucket order (a
+//!   negative digit stores −P). Then, in rounds, every bucket adds its points in pairs — P₀ + P₁,
+//!   P₂ + P₃, … — and keeps the sums; an odd point waits for the next round. Different pairs never
+//!   share a point, so *all pairs of all buckets* form one batch with one inversion
+//!   ([`crate::batch_inv`]), and after ⌈log₂ (largest bucket)⌉ rounds each bucket holds its sum.
+//!   There are no collisions to defer or spill, the batches hold tens of thousands of additions,
+//!   and an adversarial input (every point in one bucket) costs log₂ n rounds instead of n
+//!   inversions. The additions are the same n − (non-empty buckets) per window.
+//! - **Reduction in affine.** Σ j·B_j by running sums is sequential, but cuZK's split
+//!   ([`crate::reduce::running_sum_split`]) cuts each window's buckets into S segments that run
+//!   independently. Here the S segments of *every* window advance in lock step: each step is one
+//!   batch of K·S additions R += B (running sums), then one batch T += R (totals). The segment
+//!   corrections Σ_t (t·L)·R_t = L·Σ_t t·R_t are a running sum over the S segments and log₂ L
+//!   doublings per window, in projective coordinates, as is the final Horner step.
+//!
+//! With every addition affine at about 6 products (2M + 1S for the addition, 3M for its share of
+//! Montgomery's trick) against 10 for a mixed and 14 for a full XYZZ addition, the whole MSM costs
+//! about 6·K·(n + 2^c) products: the additions of [`crate::window::cost`], each at the same price,
+//! so [`crate::window::window_size`] picks c here too.
+
+use crate::MsmGroup;
+use crate::batch_inv::batch_inverse;
+use crate::digits::{decompose_all, num_windows};
+use crate::group::AffineAdd;
+use crate::pippenger::MsmError;
+use crate::reduce::horner;
+use crate::scalar::{Scalar, first_out_of_range};
+use crate::window::{WINDOW_RANGE, window_size};
+
+/// Choices for [`msm_all_affine`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AllAffineConfig {
+    /// Window width c in 2..=16, or `None` for [`window_size`]'s choice.
+    pub window: Option<u32>,
+    /// The most additions that share one inversion in the accumulation: large enough that the
+    /// inversion costs little per addition, small enough that the batch's denominators and prefix
+    /// products stay in cache.
+    pub accumulation_batch: usize,
+    /// About how many additions one reduction batch should hold: each window's buckets are cut
+    /// into ⌈`reduction_batch` / windows⌉ segments.
+    pub reduction_batch: usize,
+    /// Split the scalars with the curve's GLV endomorphism first ([`crate::glv`]).
+    pub glv: bool,
+}
+
+impl Default for AllAffineConfig {
+    fn default() -> Self {
+        AllAffineConfig {
+            window: None,
+            accumulation_batch: 4096,
+            reduction_batch: 1024,
+            glv: false,
+        }
+    }
+}
+
+/// What [`msm_all_affine`] did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct AllAffineStats {
+    /// Pairwise rounds of the accumulation, all windows together.
+    pub accumulation_rounds: usize,
+    /// Batches of the reduction (two per segment step).
+    pub reduction_rounds: usize,
+    /// Field inversions (one per batch that needed one).
+    pub inversions: usize,
+    /// Affine additions that shared an inversion.
+    pub batched_additions: usize,
+    /// Additions that needed no inversion (an identity operand, or P + (−P)).
+    pub immediate: usize,
+}
+
+/// Which of the two round buffers holds a bucket's current points.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Place {
+    A,
+    B,
+}
+
+/// Reusable buffers of the accumulation. A round reads one buffer and writes the other, so
+/// nothing is copied back.
+struct Scratch<A, F> {
+    a: Vec<A>,
+    b: Vec<A>,
+    start: Vec<u32>,
+    len: Vec<u32>,
+    place: Vec<Place>,
+    /// (destination, first of the two operands) of the additions waiting for the batch inversion
+    pending: Vec<(u32, u32)>,
+    denominators: Vec<F>,
+}
+
+impl<A: Copy, F> Scratch<A, F> {
+    fn new() -> Self {
+        Scratch {
+            a: Vec::new(),
+            b: Vec::new(),
+            start: Vec::new(),
+            len: Vec::new(),
+            place: Vec::new(),
+            pending: Vec::new(),
+            denominators: Vec::new(),
+        }
+    }
+}
+
+/// The buffer at `place`.
+#[inline(always)]
+fn buf<A, F>(s: &Scratch<A, F>, place: Place) -> &[A] {
+    match place {
+        Place::A => &s.a,
+        Place::B => &s.b,
+    }
+}
+
+/// Runs the pending additions of a round: one batch inversion, then every second half, written
+/// to `to`.
+fn flush<G: MsmGroup>(
+    s: &mut Scratch<G::Affine, G::Base>,
+    from: Place,
+    to: Place,
+    stats: &mut AllAffineStats,
+) {
+    if s.pending.is_empty() {
+        return;
+    }
+    batch_inverse(&mut s.denominators);
+    stats.inversions += 1;
+    stats.batched_additions += s.pending.len();
+    for k in 0..s.pending.len() {
+        let (dest, i) = (s.pending[k].0 as usize, s.pending[k].1 as usize);
+        let src = buf(s, from);
+        let sum = G::affine_add_finish(&src[i], &src[i + 1], s.denominators[k]);
+        match to {
+            Place::A => s.a[dest] = sum,
+            _ => s.b[dest] = sum,
+        }
+    }
+    s.pending.clear();
+    s.denominators.clear();
+}
+
+// ANCHOR: sorted_accumulation
+/// One window's bucket sums, in affine coordinates, by sorting and pairwise rounds: `digits[i]` is
+/// point i's signed digit; bucket j − 1 of the result is the sum of the points with digit ±j
+/// (negated for −j), or the identity.
+fn accumulate_sorted<G: MsmGroup>(
+    points: &[G::Affine],
+    digits: &[i32],
+    buckets: usize,
+    batch: usize,
+    s: &mut Scratch<G::Affine, G::Base>,
+    stats: &mut AllAffineStats,
+) -> impl Iterator<Item = G::Affine> {
+    // counting sort of the input indices by bucket
+    s.len.clear();
+    s.len.resize(buckets, 0);
+    for &d in digits {
+        if d != 0 {
+            s.len[d.unsigned_abs() as usize - 1] += 1;
+        }
+    }
+    s.start.clear();
+    let mut total = 0u32;
+    for &l in &s.len {
+        s.start.push(total);
+        total += l;
+    }
+    let identity = G::affine_identity();
+    // Both buffers keep their length between windows: every place a round reads was written
+    // before, in this window, so stale points from an earlier window are never read.
+    for buf in [&mut s.a, &mut s.b] {
+        if buf.len() < total as usize {
+            buf.resize(total as usize, identity);
+        }
+    }
+    {
+        // the points in bucket order into buffer A, negated for a negative digit
+        let mut next = s.start.clone();
+        for (p, &d) in points.iter().zip(digits) {
+            if d != 0 {
+                let b = d.unsigned_abs() as usize - 1;
+                s.a[next[b] as usize] = if d > 0 { *p } else { G::affine_neg(p) };
+                next[b] += 1;
+            }
+        }
+    }
+    s.place.clear();
+    s.place.resize(buckets, Place::A);
+    // Rounds: every bucket with two or more points adds them in pairs (P0 + P1 → position 0,
+    // P2 + P3 → 1, …; an odd last point moves to position ⌊len/2⌋). All pairs are independent.
+    let mut from = Place::A;
+    let mut to = Place::B;
+    loop {
+        let mut active = false;
+        for b in 0..buckets {
+            let (start, len) = (s.start[b] as usize, s.len[b] as usize);
+            if len < 2 {
+                continue;
+            }
+            active = true;
+            for k in 0..len / 2 {
+                let (i, dest) = (start + 2 * k, start + k);
+                let src = buf(s, from);
+                match G::affine_add_start(&src[i], &src[i + 1]) {
+                    AffineAdd::Done(sum) => {
+                        match to {
+                            Place::A => s.a[dest] = sum,
+                            _ => s.b[dest] = sum,
+                        }
+                        stats.immediate += 1;
+                    }
+                    AffineAdd::Invert(den) => {
+                        s.pending.push((dest as u32, i as u32));
+                        s.denominators.push(den);
+                        if s.pending.len() >= batch {
+                            flush::<G>(s, from, to, stats);
+                        }
+                    }
+                }
+            }
+            if len % 2 == 1 {
+                let last = buf(s, from)[start + len - 1];
+                match to {
+                    Place::A => s.a[start + len / 2] = last,
+                    _ => s.b[start + len / 2] = last,
+                }
+            }
+            s.len[b] = len.div_ceil(2) as u32;
+            s.place[b] = to;
+        }
+        if !active {
+            break;
+        }
+        flush::<G>(s, from, to, stats);
+        stats.accumulation_rounds += 1;
+        (from, to) = (to, if to == Place::A { Place::B } else { Place::A });
+    }
+    (0..buckets).map(move |b| {
+        if s.len[b] == 0 {
+            identity
+        } else {
+            buf(s, s.place[b])[s.start[b] as usize]
+        }
+    })
+}
+// ANCHOR_END: sorted_accumulation
+
+/// One batch of independent affine additions `acc[x] += addend(x)` for the listed x.
+fn add_batch<G: MsmGroup>(
+    acc: &mut [G::Affine],
+    addend: impl Fn(usize) -> G::Affine,
+    pending: &mut Vec<usize>,
+    denominators: &mut Vec<G::Base>,
+    stats: &mut AllAffineStats,
+) {
+    pending.clear();
+    denominators.clear();
+    for (x, a) in acc.iter_mut().enumerate() {
+        match G::affine_add_start(a, &addend(x)) {
+            AffineAdd::Done(sum) => {
+                *a = sum;
+                stats.immediate += 1;
+            }
+            AffineAdd::Invert(den) => {
+                pending.push(x);
+                denominators.push(den);
+            }
+        }
+    }
+    stats.reduction_rounds += 1;
+    if denominators.is_empty() {
+        return;
+    }
+    batch_inverse(denominators);
+    stats.inversions += 1;
+    stats.batched_additions += pending.len();
+    for (&x, inv) in pending.iter().zip(denominators.iter()) {
+        acc[x] = G::affine_add_finish(&acc[x], &addend(x), *inv);
+    }
+}
+
+// ANCHOR: affine_reduction
+/// Σ_j j·`sums[w·m + j − 1]` for every window w (m buckets each), all windows at once: each
+/// window's buckets are cut into `segments` segments of L buckets; the running sums R and totals T
+/// of all segments of all windows advance together, one batch per step. Window w's result is
+/// Σ_t T_t + L·Σ_t t·R_t (cuZK's correction, the second sum by a running sum over t).
+fn reduce_all_affine<G: MsmGroup>(
+    sums: &[G::Affine],
+    m: usize,
+    segments: usize,
+    stats: &mut AllAffineStats,
+) -> Vec<G> {
+    let windows = sums.len() / m;
+    let s = segments.clamp(1, m);
+    let l = m.div_ceil(s);
+    let mut running = vec![G::affine_identity(); windows * s];
+    let mut total = vec![G::affine_identity(); windows * s];
+    let (mut pending, mut denominators) = (Vec::new(), Vec::new());
+    // bucket of segment x = (w, t) at local position j, or the identity past the last bucket
+    let bucket = |x: usize, j: usize| {
+        let (w, t) = (x / s, x % s);
+        let b = t * l + j;
+        if b < m {
+            sums[w * m + b]
+        } else {
+            G::affine_identity()
+        }
+    };
+    for j in (0..l).rev() {
+        add_batch::<G>(
+            &mut running,
+            |x| bucket(x, j),
+            &mut pending,
+            &mut denominators,
+            stats,
+        );
+        let r = &running;
+        add_batch::<G>(&mut total, |x| r[x], &mut pending, &mut denominators, stats);
+    }
+    (0..windows)
+        .map(|w| {
+            let seg = |t: usize| w * s + t;
+            let t_sum = (0..s).fold(G::identity(), |acc, t| acc.add_affine(&total[seg(t)]));
+            // Σ_t t·R_t by a running sum over the segments, from the top
+            let (mut run, mut weighted) = (G::identity(), G::identity());
+            for t in (1..s).rev() {
+                run = run.add_affine(&running[seg(t)]);
+                weighted = weighted.add(&run);
+            }
+            t_sum.add(&weighted.mul_scalar(&[l as u64]))
+        })
+        .collect()
+}
+// ANCHOR_END: affine_reduction
+
+/// `Σ scalars[i]·points[i]` with every bucket addition affine; the same result and errors as
+/// [`crate::msm_with`].
+pub fn msm_all_affine<G: MsmGroup>(
+    points: &[G::Affine],
+    scalars: &[Scalar],
+    cfg: &AllAffineConfig,
+    stats: &mut AllAffineStats,
+) -> Result<G, MsmError> {
+    if points.len() != scalars.len() {
+        return Err(MsmError::LengthMismatch {
+            points: points.len(),
+            scalars: scalars.len(),
+        });
+    }
+    let r = G::SCALAR_MODULUS;
+    if let Some(index) = first_out_of_range(scalars, &r) {
+        return Err(MsmError::ScalarOutOfRange { index });
+    }
+    if let Some(c) = cfg.window
+        && !WINDOW_RANGE.contains(&c)
+    {
+        return Err(MsmError::BadConfig(format!(
+            "window width {c} outside 2..=16"
+        )));
+    }
+    if cfg.glv {
+        let split =
+            G::glv_expand(points, scalars).ok_or(MsmError::NoEndomorphism { curve: G::NAME })?;
+        return Ok(all_affine(
+            &split.points,
+            &split.scalars,
+            &split.bound,
+            cfg,
+            stats,
+        ));
+    }
+    Ok(all_affine(points, scalars, &r, cfg, stats))
+}
+
+// ANCHOR: all_affine_pipeline
+/// The pipeline on validated input, every scalar below `bound`.
+fn all_affine<G: MsmGroup>(
+    points: &[G::Affine],
+    scalars: &[Scalar],
+    bound: &Scalar,
+    cfg: &AllAffineConfig,
+    stats: &mut AllAffineStats,
+) -> G {
+    let n = points.len();
+    if n == 0 {
+        return G::identity();
+    }
+    let c = cfg.window.unwrap_or_else(|| window_size(n, bound));
+    let windows = num_windows(c, bound);
+    let m = 1usize << (c - 1);
+    let digits = decompose_all(scalars, c, windows);
+    let mut scratch = Scratch::new();
+    let mut sums = Vec::with_capacity(windows * m);
+    for d in digits.chunks(n) {
+        sums.extend(accumulate_sorted::<G>(
+            points,
+            d,
+            m,
+            cfg.accumulation_batch.max(1),
+            &mut scratch,
+            stats,
+        ));
+    }
+    drop(scratch);
+    let segments = cfg.reduction_batch.div_ceil(windows).max(1);
+    let window_sums = reduce_all_affine::<G>(&sums, m, segments, stats);
+    horner(&window_sums, c)
+}
+// ANCHOR_END: all_affine_pipeline
