@@ -104,7 +104,7 @@ fn glv_cost() -> String {
         let (c, k, add, dbl) = group_ops(n, &r);
         let (cg, kg, addg, dblg) = group_ops(2 * n, &half);
         t += &format!(
-            "| 2^{log_n} | {c}, {k} | {add} | {dbl} | {cg}, {kg} | {addg} | {dblg} | {:.2} |\n",
+            "| $2^{{{log_n}}}$ | {c}, {k} | {add} | {dbl} | {cg}, {kg} | {addg} | {dblg} | {:.2} |\n",
             (addg + dblg) as f64 / (add + dbl) as f64
         );
     }

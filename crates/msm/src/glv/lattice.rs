@@ -170,9 +170,9 @@ impl Decomposer {
         );
         let g = [Multiplier::new(&b2, &det), Multiplier::new(&(-&b1), &det)];
         // ANCHOR: bound
-        // Babai's rounding: (k, 0) = β1·v1 + β2·v2 with β1 = k·b2/D, β2 = −k·b1/D, and
-        // (k1, k2) = (β1 − c1)·v1 + (β2 − c2)·v2. The multiplier g is 2^m·β/k to within ½, so
-        // k·g/2^m is β to within k/2^(m+1) < r/2^(m+1), and c (its rounding) is β to within
+        // Babai's rounding: (k, 0) = μ1·v1 + μ2·v2 with μ1 = k·b2/D, μ2 = −k·b1/D, and
+        // (k1, k2) = (μ1 − c1)·v1 + (μ2 − c2)·v2. The multiplier g is 2^m·μ/k to within ½, so
+        // k·g/2^m is μ to within k/2^(m+1) < r/2^(m+1), and c (its rounding) is μ to within
         // δ = ½ + r/2^(m+1). Hence |k1| ≤ δ(|a1| + |a2|) and |k2| ≤ δ(|b1| + |b2|), floored
         // because k1, k2 are integers.
         let bound = |x: &BigInt, y: &BigInt| {
