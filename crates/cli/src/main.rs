@@ -7,10 +7,11 @@
 //!
 //! The formats are in the [`format`](mod@format) module (and `../shared/DESIGN.md`, "Interchange
 //! format"). The last line of stdout is the result; bad input exits with status 1 and a message on
-//! stderr naming the offending item; usage errors, and `--backend gpu` until the GPU backend
-//! exists, exit with 2.
+//! stderr naming the offending item; usage errors exit with 2, GPU failures (no adapter, device
+//! lost, limits) with 3.
 
 mod format;
+mod gpu;
 
 use std::process::ExitCode;
 use std::time::Instant;
@@ -36,11 +37,11 @@ Computes Σ scalars[i]·points[i] and prints it as the last line of stdout:
                  ark-ed-on-bls12-377), 0x4aad957a68b2955982d1347970dec005293a3afc43c8afeb95aee9ac33fd9ff;
                  the ZPrize 2023 harness bounded scalars by the base-field modulus instead, so some of
                  its scalars are rejected here.
-  --backend B    cpu (default) or gpu (not built yet: exits with status 2)
+  --backend B    cpu (default) or gpu (wgpu: Vulkan, Metal or DX12; the result is the same)
   --json         also print one JSON line before the result: curve, backend, n, milliseconds
                  and the result
 
-Exit status: 0 on success, 1 on bad input (the message names the item index), 2 on usage errors.";
+Exit status: 0 on success, 1 on bad input (the message names the item index), 2 on usage errors,\n3 when the GPU backend cannot run (no adapter, device lost, a limit exceeded).";
 
 /// Parsed command line.
 struct Args {
@@ -51,12 +52,12 @@ struct Args {
     json: bool,
 }
 
-/// Why the command stopped: a usage error (status 2, with the usage text), something this build
-/// cannot do (status 2), or bad input (status 1).
+/// Why the command stopped: a usage error (status 2, with the usage text), bad input (status 1),
+/// or a GPU that cannot run the work (status 3).
 enum Failure {
     Usage(String),
-    Unsupported(String),
     Input(String),
+    Gpu(String),
 }
 
 fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Option<Args>, Failure> {
@@ -118,14 +119,19 @@ fn run<G: CliCurve>(args: &Args) -> Result<Vec<String>, Failure> {
         )));
     }
     let start = Instant::now();
-    let q: G = msm(&points, &scalars).map_err(|e| Failure::Input(e.to_string()))?;
+    let line = if args.backend == "gpu" {
+        gpu::msm::<G>(&points, &scalars)?
+    } else {
+        let q: G = msm(&points, &scalars).map_err(|e| Failure::Input(e.to_string()))?;
+        result_line(&q)
+    };
     let ms = start.elapsed().as_secs_f64() * 1e3;
-    let line = result_line(&q);
     let mut out = Vec::new();
     if args.json {
         out.push(format!(
-            "{{\"curve\":\"{}\",\"backend\":\"cpu\",\"n\":{},\"ms\":{ms:.3},\"result\":\"{line}\"}}",
+            "{{\"curve\":\"{}\",\"backend\":\"{}\",\"n\":{},\"ms\":{ms:.3},\"result\":\"{line}\"}}",
             G::NAME,
+            args.backend,
             points.len()
         ));
     }
@@ -150,12 +156,7 @@ fn main_inner() -> Result<(), Failure> {
         }
     };
     match args.backend.as_str() {
-        "cpu" => {}
-        "gpu" => {
-            return Err(Failure::Unsupported(
-                "the GPU backend is not built yet: this msm has only --backend cpu".into(),
-            ));
-        }
+        "cpu" | "gpu" => {}
         other => {
             return Err(Failure::Usage(format!(
                 "unknown backend {other:?} (cpu, gpu)"
@@ -175,9 +176,9 @@ fn main() -> ExitCode {
             eprintln!("msm: {m}\n\n{USAGE}");
             ExitCode::from(2)
         }
-        Err(Failure::Unsupported(m)) => {
-            eprintln!("msm: {m}");
-            ExitCode::from(2)
+        Err(Failure::Gpu(m)) => {
+            eprintln!("msm: GPU backend: {m}");
+            ExitCode::from(3)
         }
         Err(Failure::Input(m)) => {
             eprintln!("msm: {m}");

@@ -74,6 +74,23 @@ where
     Input { points: pack_points(curve, &affine), scalars: pack_scalars(&ks), expected: expected.xy().map(|(x, y)| (canonical(x), canonical(y))) }
 }
 
+/// Source edits for timing experiments (`--edits a,b`): each replaces one exact text of the
+/// assembled WGSL and fails loudly if the text is gone.
+fn edit(name: &str, src: String) -> String {
+    let (from, to) = match name {
+        "none" => return src,
+        // SMVP through the general XYZZ addition instead of the mixed one.
+        "smvp-general-add" => ("acc = point_add_affine(acc, a);", "acc = point_add(acc, Point(a.x, a.y, ONE_MONT, ONE_MONT));"),
+        // SMVP without the sign (wrong result; timing only).
+        "smvp-no-sign" => ("if ((entry & NEGATIVE) != 0u) {", "if (false) {"),
+        // SMVP reading the point twice as far apart (wrong result; timing only): memory-bound?
+        "smvp-same-point" => ("var a = read_affine(entry & ~NEGATIVE);", "var a = read_affine(b);"),
+        other => panic!("unknown edit {other}"),
+    };
+    assert!(src.contains(from), "edit {name}: text not found");
+    src.replace(from, to)
+}
+
 fn list<T: std::str::FromStr>(v: &str) -> Vec<T> {
     v.split(',').map(|x| x.parse().ok().unwrap_or_else(|| panic!("bad list item {x}"))).collect()
 }
@@ -82,6 +99,7 @@ fn main() {
     let (mut log_ns, mut limb_bits, mut reps) = (vec![16u32, 18, 20], vec![13u32, 15], 5usize);
     let mut curves = vec![GpuCurve::Bls12_377, GpuCurve::Bn254];
     let mut patterns = vec!["uniform".to_string()];
+    let mut edits = vec!["none".to_string()];
     let (mut commit, mut date, mut out) = ("unknown".to_string(), "unknown".to_string(), String::new());
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
@@ -91,6 +109,7 @@ fn main() {
             "--curves" => curves = v.split(',').map(|x| GpuCurve::from_name(x).expect("curve")).collect(),
             "--limb-bits" => limb_bits = list(&v),
             "--patterns" => patterns = list(&v),
+            "--edits" => edits = list(&v),
             "--reps" => reps = v.parse().expect("--reps"),
             "--commit" => commit = v,
             "--date" => date = v,
@@ -105,13 +124,24 @@ fn main() {
     let now = move || epoch.elapsed().as_secs_f64();
     let mut results = Vec::new();
     let mut all_verified = true;
+    // Written after every configuration, so a run cut short by a time limit keeps what it measured.
+    let write = |results: &Vec<serde_json::Value>| {
+        let doc = json!({
+            "suite": "gpu-msm",
+            "protocol": "native wgpu; time from packed host arrays (points, scalars) to the affine result, pipelines prebuilt, 1 warm-up run, median of the timed runs; each run checked against arkworks",
+            "device": { "name": ctx.info.name, "backend": format!("{:?}", ctx.info.backend), "driver": format!("{} {}", ctx.info.driver, ctx.info.driver_info).trim() },
+            "commit": commit, "date": date, "results": results,
+        });
+        std::fs::write(&out, serde_json::to_string_pretty(&doc).unwrap() + "\n").expect("write --out");
+    };
     for &curve in &curves {
-        let built: Vec<(u32, GpuMsm, f64)> = limb_bits
+        let built: Vec<(u32, String, GpuMsm, f64)> = limb_bits
             .iter()
-            .map(|&w| {
+            .flat_map(|&w| edits.iter().map(move |e| (w, e.clone())))
+            .map(|(w, e)| {
                 let t = now();
-                let msm = block_on(GpuMsm::new(&ctx, curve, w)).expect("pipelines");
-                (w, msm, now() - t)
+                let msm = block_on(GpuMsm::with_source_edit(&ctx, curve, w, &|s| edit(&e, s))).expect("pipelines");
+                (w, e, msm, now() - t)
             })
             .collect();
         for pattern in &patterns {
@@ -125,7 +155,7 @@ fn main() {
                     GpuCurve::EdBls12_377 => inputs::<ark_ed_on_bls12_377::EdwardsAffine>(curve, n, pattern, log_n as u64),
                 };
                 eprintln!("{} 2^{log_n} {pattern}: inputs + arkworks in {:.1} s", curve.name(), now() - t);
-                for (w, msm, build_s) in &built {
+                for (w, variant, msm, build_s) in &built {
                     let options = MsmOptions { stage_timing: true, ..Default::default() };
                     let warm = block_on(msm.run_packed(&ctx, &input.points, &input.scalars, &options, &now)).expect("warm-up run");
                     let mut verified = warm.result == input.expected;
@@ -141,11 +171,11 @@ fn main() {
                     sorted.sort_by(f64::total_cmp);
                     let median = sorted[sorted.len() / 2];
                     let median_run = &runs.iter().find(|r| r.0 == median).unwrap().1;
-                    eprintln!("  w{w}: median {:.2} ms [{:.2}, {:.2}], verified {verified}, {:?} {:?}", median * 1e3, sorted[0] * 1e3, sorted[sorted.len() - 1] * 1e3, warm.plan, warm.timing);
+                    eprintln!("  w{w} {variant}: median {:.2} ms [{:.2}, {:.2}], verified {verified}, {:?} {:?}", median * 1e3, sorted[0] * 1e3, sorted[sorted.len() - 1] * 1e3, warm.plan, warm.timing);
                     results.push(json!({
-                        "name": format!("{}/{pattern}/2^{log_n}/w{w}", curve.name()),
+                        "name": format!("{}/{pattern}/2^{log_n}/w{w}{}", curve.name(), if variant == "none" { String::new() } else { format!("/{variant}") }),
                         "params": {
-                            "curve": curve.name(), "n": n, "log_n": log_n, "limb_bits": w, "pattern": pattern,
+                            "curve": curve.name(), "n": n, "log_n": log_n, "limb_bits": w, "pattern": pattern, "edit": variant,
                             "window_bits": warm.plan.window_bits, "batches": warm.plan.batches(), "segments": warm.plan.segments,
                             "pipeline_build_seconds": build_s,
                             "stage_timing": format!("{:?}", warm.timing),
@@ -156,17 +186,11 @@ fn main() {
                         "median": median * 1e3, "min": sorted[0] * 1e3, "max": sorted[sorted.len() - 1] * 1e3,
                         "samples": sorted.len(), "verified": verified,
                     }));
+                    write(&results);
                 }
             }
         }
     }
-    let doc = json!({
-        "suite": "gpu-msm",
-        "protocol": "native wgpu; time from packed host arrays (points, scalars) to the affine result, pipelines prebuilt, 1 warm-up run, median of the timed runs; each run checked against arkworks",
-        "device": { "name": ctx.info.name, "backend": format!("{:?}", ctx.info.backend), "driver": format!("{} {}", ctx.info.driver, ctx.info.driver_info).trim() },
-        "commit": commit, "date": date, "results": results,
-    });
-    std::fs::write(&out, serde_json::to_string_pretty(&doc).unwrap() + "\n").expect("write --out");
     if !all_verified {
         eprintln!("msm_bench: some results did not match arkworks");
         std::process::exit(1);

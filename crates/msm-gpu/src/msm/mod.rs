@@ -77,11 +77,18 @@ pub struct GpuMsm {
 impl GpuMsm {
     /// Compiles every stage (once; reuse the value for every MSM of this curve).
     pub async fn new(ctx: &GpuContext, curve: GpuCurve, limb_bits: u32) -> Result<Self, GpuError> {
+        Self::with_source_edit(ctx, curve, limb_bits, &|s| s).await
+    }
+
+    /// As [`GpuMsm::new`], with the assembled WGSL passed through `edit` first: for experiments
+    /// (the benchmark's `--edit` variants) that time a change before it goes into the shaders.
+    #[doc(hidden)]
+    pub async fn with_source_edit(ctx: &GpuContext, curve: GpuCurve, limb_bits: u32, edit: &dyn Fn(String) -> String) -> Result<Self, GpuError> {
         if !crate::field::LIMB_WIDTHS.contains(&limb_bits) {
             return Err(GpuError::Input(format!("{limb_bits}-bit limbs: supported {:?}", crate::field::LIMB_WIDTHS)));
         }
         let constants = limb_constants(curve.base_field().params(), limb_bits).map_err(|e| GpuError::Input(e.to_string()))?;
-        let source = shader_source(curve, &constants)?;
+        let source = edit(shader_source(curve, &constants)?);
         let scope = ctx.device.push_error_scope(wgpu::ErrorFilter::Validation);
         let module = ctx.device.create_shader_module(wgpu::ShaderModuleDescriptor {
             label: Some("msm"),

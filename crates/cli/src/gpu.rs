@@ -1,0 +1,35 @@
+//! `--backend gpu`: the same checked input, computed by fastmsm-gpu on the best wgpu adapter.
+
+use fastmsm_gpu::msm::{GpuCurve, GpuMsm, MsmOptions};
+use fastmsm_gpu::{GpuContext, GpuError};
+use fastmsm_msm::Scalar;
+
+use crate::Failure;
+use crate::format::{CliCurve, hex};
+
+/// Limb width of the GPU field arithmetic: the fastest on the data-centre GPU measured
+/// (benches/results/wgsl-mont-nvidia-h200.json) and correct on every adapter tested.
+const LIMB_BITS: u32 = 15;
+
+/// Σ kᵢ·Pᵢ on the GPU, printed exactly as the CPU backend prints it.
+pub fn msm<G: CliCurve>(points: &[G::Affine], scalars: &[Scalar]) -> Result<String, Failure> {
+    let curve = GpuCurve::from_name(G::NAME).expect("every CLI curve has a GPU build");
+    let mut one = [0u64; 6];
+    one[0] = 1;
+    // The reader already checked every point; the identity goes in as the format writes it.
+    let identity = if curve.is_edwards() { ([0; 6], one) } else { ([0; 6], [0; 6]) };
+    let input: Vec<_> = points.iter().map(|p| G::coords(p).unwrap_or(identity)).collect();
+    let gpu_failure = |e: GpuError| match e {
+        GpuError::Input(m) => Failure::Input(m),
+        other => Failure::Gpu(other.to_string()),
+    };
+    pollster::block_on(async {
+        let ctx = GpuContext::new().await.map_err(gpu_failure)?;
+        let msm = GpuMsm::new(&ctx, curve, LIMB_BITS).await.map_err(gpu_failure)?;
+        let out = msm.run(&ctx, &input, scalars, &MsmOptions::default(), &|| 0.0).await.map_err(gpu_failure)?;
+        Ok(match out.result {
+            Some((x, y)) if !(curve.is_edwards() && (x, y) == identity) => format!("x={} y={}", hex(&x), hex(&y)),
+            _ => "identity".to_string(),
+        })
+    })
+}
