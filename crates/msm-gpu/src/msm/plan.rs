@@ -25,13 +25,16 @@ pub struct Plan {
     pub segments: u32,
 }
 
+// ANCHOR: window_rule
 /// Window size c for n points: about log₂ n − 6, within [4, 14].
 pub fn default_window_bits(n: usize) -> u32 {
     let log_n = usize::BITS - n.max(1).leading_zeros();
     log_n.saturating_sub(6).clamp(4, 14)
 }
+// ANCHOR_END: window_rule
 
 impl Plan {
+    // ANCHOR: plan_new
     /// `binding_limit` is the largest buffer a shader may bind, in bytes.
     pub fn new(curve: GpuCurve, limbs: usize, n: usize, window_bits: Option<u32>, binding_limit: u64) -> Result<Self, GpuError> {
         let c = window_bits.unwrap_or_else(|| default_window_bits(n));
@@ -64,6 +67,7 @@ impl Plan {
         debug_assert!(partial_bytes <= bucket_bytes);
         Ok(Self { n, window_bits: c, windows, buckets, batch, segments })
     }
+    // ANCHOR_END: plan_new
 
     pub fn batches(&self) -> usize {
         self.n.div_ceil(self.batch)
