@@ -5,6 +5,10 @@
 //!
 //!     cargo bench -p fastmsm-msm --bench msm                    # everything (a few minutes)
 //!     cargo bench -p fastmsm-msm --bench msm -- bls12-377/65536 # one curve and size
+//!     node wasm-demo/bench/criterion-msm.js                     # → benches/results/msm-native-<cpu>.json
+//!
+//! (criterion writes to `<target dir>/criterion`; with a relative `CARGO_TARGET_DIR` that is
+//! relative to this crate's directory, so pass the converter `--criterion` accordingly.)
 //!
 //! The 30-bit-limb twins are for WebAssembly (`fastmsm_msm::radix30`); natively the 64-bit fields
 //! are faster, so they are the ones measured here. The WebAssembly figures come from the browser
