@@ -1,5 +1,6 @@
-// CPU MSM in your browser: fastmsm-msm (projective or batch-affine buckets, over 64-bit or 30-bit
-// limbs) against arkworks' VariableBaseMSM (ark-ec 0.5, one thread), all compiled into this page's
+// CPU MSM in your browser: fastmsm-msm (projective buckets, batch-affine buckets, or all affine —
+// sorted buckets and affine reduction —, each over 64-bit or 30-bit limbs, optionally with GLV)
+// against arkworks' VariableBaseMSM (ark-ec 0.5, one thread), all compiled into this page's
 // WebAssembly and run in the widget worker on the same seeded input. Every run's result is compared
 // with arkworks' result on that input; a run is verified when they are the same point. The
 // operation counts come from running our code over a field that counts its own operations.

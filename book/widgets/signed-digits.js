@@ -13,9 +13,9 @@ export const controls = [
   { name: 'curve', label: 'Curve', type: 'select', default: 'bls12-377', options: CURVES },
   { name: 'c', label: 'Window c (bits)', type: 'number', default: 8, min: 2, max: 16 },
 ];
-// The E2E run: edge cases on two curves — 0, the largest scalar r − 1 (its digits decide whether
-// the carry window is needed), a value whose every chunk is 2^(c−1) (all carries), and the
-// chapter's example 301 at c = 5.
+// The E2E run, on two curves and three widths: 0, the chapter's example 301, the largest scalar
+// r − 1 (its digits decide whether the carry window is needed), and a patterned 248-bit value
+// (0x1010…10) whose chunks straddle the signed-digit threshold at several widths.
 export const quick = {
   curve: ['bls12-377', 'bn254'],
   c: [5, 13, 16],

@@ -78,6 +78,7 @@ impl<F: PrimeField> Add for Counted<F> {
 impl<F: PrimeField> Sub for Counted<F> {
     type Output = Self;
     #[inline(always)]
+    #[allow(clippy::suspicious_arithmetic_impl)] // the `+=` counts; the operation is delegated
     fn sub(self, rhs: Self) -> Self {
         bump(|c| c.add += 1);
         Counted(self.0 - rhs.0)
@@ -94,6 +95,7 @@ impl<F: PrimeField> Neg for Counted<F> {
 impl<F: PrimeField> Mul for Counted<F> {
     type Output = Self;
     #[inline(always)]
+    #[allow(clippy::suspicious_arithmetic_impl)] // the `+=` counts; the operation is delegated
     fn mul(self, rhs: Self) -> Self {
         bump(|c| c.mul += 1);
         Counted(self.0 * rhs.0)
