@@ -1,8 +1,10 @@
-//! The last step, on the CPU: Σ_j 2^(c·j)·W_j over the window sums the GPU returns (Horner's rule).
+//! The last step, on the CPU: Σ_j 2^(c·j)·W_j over the window sums the GPU returns, by the CPU
+//! MSM's own Horner step (`fastmsm_msm::reduce::horner`).
 
 use fastmsm_curves::sw::{self, SwCurve};
 use fastmsm_curves::te::{self, TeCurve};
 use fastmsm_curves::{Bls12_377, Bls12_381, Bn254, Canonical, EdBls12_377, Group, PrimeField};
+use fastmsm_msm::reduce::horner;
 
 use super::curve::GpuCurve;
 use crate::GpuError;
@@ -34,23 +36,11 @@ pub(crate) fn lt(a: &Canonical, b: &Canonical) -> bool {
     false
 }
 
-// ANCHOR: horner
-fn horner<G: Group>(window_sums: impl DoubleEndedIterator<Item = G>, c: u32) -> G {
-    let mut acc = G::identity();
-    for w in window_sums.rev() {
-        for _ in 0..c {
-            acc = acc.double();
-        }
-        acc = acc.add(&w);
-    }
-    acc
-}
-// ANCHOR_END: horner
 
 fn combine_sw<C: SwCurve>(coords: &[Canonical], c: u32) -> AffineOut {
     let f = |v: &Canonical| C::Base::from_canonical(v).expect("checked below p");
-    let sums = coords.chunks(4).map(|q| sw::Xyzz::<C> { x: f(&q[0]), y: f(&q[1]), zz: f(&q[2]), zzz: f(&q[3]) });
-    let a = horner(sums, c).to_affine();
+    let sums: Vec<_> = coords.chunks(4).map(|q| sw::Xyzz::<C> { x: f(&q[0]), y: f(&q[1]), zz: f(&q[2]), zzz: f(&q[3]) }).collect();
+    let a = horner(&sums, c).to_affine();
     (!a.infinity).then(|| (a.x.to_canonical(), a.y.to_canonical()))
 }
 
@@ -60,7 +50,7 @@ fn combine_te<C: TeCurve>(coords: &[Canonical], c: u32) -> Result<(Canonical, Ca
         // Extended points never have Z = 0; only corrupted GPU output gets here.
         return Err(GpuError::Validation("the GPU returned an Edwards point with Z = 0".into()));
     }
-    let sums = coords.chunks(4).map(|q| te::Extended::<C> { x: f(&q[0]), y: f(&q[1]), z: f(&q[2]), t: f(&q[3]) });
-    let a = horner(sums, c).to_affine();
+    let sums: Vec<_> = coords.chunks(4).map(|q| te::Extended::<C> { x: f(&q[0]), y: f(&q[1]), z: f(&q[2]), t: f(&q[3]) }).collect();
+    let a = horner(&sums, c).to_affine();
     Ok((a.x.to_canonical(), a.y.to_canonical()))
 }

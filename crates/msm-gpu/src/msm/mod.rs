@@ -146,7 +146,7 @@ impl GpuMsm {
         let coord_words = 2 * self.curve.coord_words();
         for (b, start) in (0..n).step_by(plan.batch).enumerate() {
             let end = (start + plan.batch).min(n);
-            run.batch(b == 0, &points[start * coord_words..end * coord_words], &scalars[start * 8..end * 8])?;
+            run.batch(b == 0, &points[start * coord_words..end * coord_words], &scalars[start * 8..end * 8]).await?;
         }
         let words = run.finish().await?;
         let stages = run.stage_times().await?;
@@ -244,7 +244,7 @@ impl<'a> Run<'a> {
     }
 
     /// Records one stage over `invocations` threads (or `workgroups` for prefix).
-    fn pass(&mut self, stage: &'static str, workgroups: u32) -> Result<(), GpuError> {
+    async fn pass(&mut self, stage: &'static str, workgroups: u32) -> Result<(), GpuError> {
         let (x, y) = dispatch_grid(self.ctx, workgroups)?;
         let queries = self.queries.clone();
         let index = 2 * self.passes.len() as u32;
@@ -267,13 +267,13 @@ impl<'a> Run<'a> {
         }
         if self.timing == TimingSource::HostWaits {
             self.submit();
-            pollster_wait(self.ctx)?;
+            crate::bench::wait_idle(self.ctx).await?;
             self.host_times.push((stage, (self.now)() - start));
         }
         Ok(())
     }
 
-    fn batch(&mut self, first: bool, points: &[u32], scalars: &[u32]) -> Result<(), GpuError> {
+    async fn batch(&mut self, first: bool, points: &[u32], scalars: &[u32]) -> Result<(), GpuError> {
         let n = scalars.len() / 8;
         self.set_params(n, first, 0);
         self.ctx.queue.write_buffer(&self.points_in, 0, bytemuck::cast_slice(points));
@@ -281,11 +281,11 @@ impl<'a> Run<'a> {
         let counts = self.counts.clone();
         self.encoder().clear_buffer(&counts, 0, None);
         let groups = |threads: usize| (threads as u32).div_ceil(WORKGROUP_SIZE);
-        self.pass("convert_points", groups(n))?;
-        self.pass("decompose", groups(n))?;
-        self.pass("prefix", self.plan.windows)?;
-        self.pass("scatter", groups(n))?;
-        self.pass("smvp", groups(self.plan.windows as usize * self.plan.buckets as usize))?;
+        self.pass("convert_points", groups(n)).await?;
+        self.pass("decompose", groups(n)).await?;
+        self.pass("prefix", self.plan.windows).await?;
+        self.pass("scatter", groups(n)).await?;
+        self.pass("smvp", groups(self.plan.windows as usize * self.plan.buckets as usize)).await?;
         self.submit();
         Ok(())
     }
@@ -294,17 +294,17 @@ impl<'a> Run<'a> {
     async fn finish(&mut self) -> Result<Vec<u32>, GpuError> {
         let (windows, segments) = (self.plan.windows as usize, self.plan.segments);
         self.set_params(0, false, 0);
-        self.pass("reduce", ((windows * segments as usize) as u32).div_ceil(WORKGROUP_SIZE))?;
+        self.pass("reduce", ((windows * segments as usize) as u32).div_ceil(WORKGROUP_SIZE)).await?;
         self.submit();
         let mut stride = segments / 2;
         while stride >= 1 {
             self.set_params(0, false, stride);
-            self.pass("fold", ((windows * stride as usize) as u32).div_ceil(WORKGROUP_SIZE))?;
+            self.pass("fold", ((windows * stride as usize) as u32).div_ceil(WORKGROUP_SIZE)).await?;
             self.submit();
             stride /= 2;
         }
         self.set_params(0, false, 0);
-        self.pass("window_out", (windows as u32).div_ceil(WORKGROUP_SIZE))?;
+        self.pass("window_out", (windows as u32).div_ceil(WORKGROUP_SIZE)).await?;
         self.submit();
         let words = windows * 4 * self.msm.constants.limbs;
         read_u32(self.ctx, &self.window_sums, words).await
@@ -340,17 +340,6 @@ impl<'a> Run<'a> {
         }
         Ok(out)
     }
-}
-
-/// Host-timed stages wait for the GPU natively; in a browser the caller times whole runs instead.
-fn pollster_wait(ctx: &GpuContext) -> Result<(), GpuError> {
-    #[cfg(not(target_arch = "wasm32"))]
-    {
-        ctx.device.poll(wgpu::PollType::wait_indefinitely()).map_err(|e| GpuError::Validation(e.to_string()))?;
-    }
-    #[cfg(target_arch = "wasm32")]
-    let _ = ctx;
-    Ok(())
 }
 
 /// Checks the packed input: whole points and scalars, the same count, coordinates below p,
