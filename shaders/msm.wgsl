@@ -6,8 +6,11 @@
 //   decompose       scalars → signed c-bit digits per window; count points per bucket
 //   prefix          per window, bucket counts → offsets (CSR row pointers of the transposed matrix)
 //   scatter         per window, point indices grouped by bucket (CSR column indices)
-//   smvp            one invocation per (window, bucket): add the batch's points to that bucket
-// Once, after the last batch:
+//   smvp            one invocation per chunk of K consecutive entries of a window: add each run of
+//                   same-bucket points to its bucket; a run cut off by the chunk's start goes to a
+//                   head slot instead
+//   smvp_combine    the same over the head slots, level by level, until every bucket is complete
+// Once, before the first batch: init_buckets. Once, after the last batch:
 //   reduce          one invocation per (window, segment): Σ b·S_b over its segment of buckets
 //   fold            tree sum of each window's segment partials (one dispatch per level)
 //   window_out      each window's sum out of Montgomery form, for the host's Horner combination
@@ -25,7 +28,11 @@ struct Params {
     window_bits: u32,
     buckets: u32,     // per window: 2^(window_bits − 1); digit 0 goes to no bucket
     segments: u32,    // per window, for the reduction; divides `buckets`
-    first_batch: u32, // 1: buckets start from the identity; 0: add to what earlier batches left
+    chunk: u32,       // smvp: K, entries (level ≥ 1: head slots) per invocation
+    level: u32,       // smvp_combine: ℓ ≥ 1
+    scale: u32,       // smvp_combine: K^ℓ, the entry where head slot i of level ℓ starts
+    head_stride: u32, // head slots per window: ⌈batch / K⌉
+    chunks: u32,      // smvp, smvp_combine: invocations per window in this pass
     stride: u32,      // fold: partial t absorbs partial t + stride
 }
 
@@ -42,6 +49,8 @@ struct Params {
 @group(0) @binding(8) var<storage, read_write> buckets: array<u32>;   // [window][bucket 0..=B]: point
 @group(0) @binding(9) var<storage, read_write> partials: array<u32>;  // [window][segment]: point
 @group(0) @binding(10) var<storage, read_write> window_sums: array<u32>; // [window]: canonical point
+@group(0) @binding(11) var<storage, read> heads_in: array<u32>;       // [window][slot]: point
+@group(0) @binding(12) var<storage, read_write> heads_out: array<u32>; // [window][slot]: point
 
 fn invocation(gid: vec3<u32>, groups: vec3<u32>) -> u32 {
     return gid.x + gid.y * groups.x * WORKGROUP_SIZE;
@@ -216,33 +225,134 @@ fn write_partial(index: u32, p: Point) {
     }
 }
 
+fn read_head(index: u32) -> Point {
+    var c: array<Big, 4>;
+    for (var k = 0u; k < 4u; k++) {
+        for (var l = 0u; l < NUM_LIMBS; l++) {
+            c[k][l] = heads_in[index * POINT_WORDS + k * NUM_LIMBS + l];
+        }
+    }
+    return point_pack(c);
+}
+
+fn write_head(index: u32, p: Point) {
+    let c = point_unpack(p);
+    for (var k = 0u; k < 4u; k++) {
+        for (var l = 0u; l < NUM_LIMBS; l++) {
+            heads_out[index * POINT_WORDS + k * NUM_LIMBS + l] = c[k][l];
+        }
+    }
+}
+
+// One invocation per bucket slot, before the first batch: every batch adds to what is there.
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn init_buckets(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
+    let id = invocation(gid, groups);
+    if (id >= params.windows * (params.buckets + 1u)) { return; }
+    write_bucket(id, point_identity());
+}
+
 // ANCHOR: smvp
-// One invocation per (window, bucket ≥ 1): add the batch's points of that bucket, negated where
-// the digit was, to what earlier batches left in it.
+// Load-balanced bucket accumulation. Window j's entries (CSR: grouped by bucket, offsets[b] to
+// offsets[b + 1]) are cut into chunks of K; invocation (j, c) adds the points of entries
+// [cK, cK + K), run by run. A run that begins its bucket adds to the bucket's stored value and
+// writes it back; a run that began in an earlier chunk (only a chunk's first run can) goes to head
+// slot c instead. One bucket of m entries thus leaves ≈ m/K head slots, which smvp_combine sums
+// the same way. No invocation adds more than K points, whatever the scalars.
+fn entry_bucket(j: u32, e: u32) -> u32 {
+    let point = entries[j * params.n + e] & ~NEGATIVE;
+    return digits[j * params.n + point] & ~NEGATIVE;
+}
+
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn smvp(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
     let id = invocation(gid, groups);
-    if (id >= params.windows * params.buckets) { return; }
-    let j = id / params.buckets;
-    let b = id % params.buckets + 1u;
+    if (id >= params.windows * params.chunks) { return; }
+    let j = id / params.chunks;
+    let c = id % params.chunks;
     let row = j * (params.buckets + 2u);
-    let slot = j * (params.buckets + 1u) + b;
-    let first = offsets[row + b];
-    let last = offsets[row + b + 1u];
-    if (params.first_batch == 0u && first == last) { return; }
-    var acc = point_identity();
-    if (params.first_batch == 0u) {
-        acc = read_bucket(slot);
-    }
-    for (var e = first; e < last; e++) {
-        let entry = entries[j * params.n + e];
-        var a = read_affine(entry & ~NEGATIVE);
-        if ((entry & NEGATIVE) != 0u) {
-            a = affine_neg(a);
+    let total = offsets[row + params.buckets + 1u];
+    let start = c * params.chunk;
+    let end = min(start + params.chunk, total);
+    var e = start;
+    while (e < end) {
+        let b = entry_bucket(j, e);
+        let begins = offsets[row + b] == e;
+        let run_end = min(offsets[row + b + 1u], end);
+        let slot = j * (params.buckets + 1u) + b;
+        var acc = point_identity();
+        if (begins) {
+            acc = read_bucket(slot);
         }
-        acc = point_add_affine(acc, a);
+        for (; e < run_end; e++) {
+            let entry = entries[j * params.n + e];
+            var a = read_affine(entry & ~NEGATIVE);
+            if ((entry & NEGATIVE) != 0u) {
+                a = affine_neg(a);
+            }
+            acc = point_add_affine(acc, a);
+        }
+        if (begins) {
+            write_bucket(slot, acc);
+        } else {
+            write_head(j * params.head_stride + c, acc);
+        }
     }
-    write_bucket(slot, acc);
+}
+
+// Level ℓ ≥ 1 over the head slots of level ℓ − 1. Slot i of level ℓ holds the part of a bucket
+// that begins at entry i·K^ℓ; a bucket spanning entries [s, e) owns slots [s_ℓ, e_ℓ) with
+// s_ℓ = ⌊s_{ℓ−1}/K⌋ + 1 and e_ℓ = ⌊(e_{ℓ−1} − 1)/K⌋ + 1 (empty once it fits one chunk). Other slots
+// were not written and are skipped. After level ℓ a bucket of m entries has ≈ m/K^(ℓ+1) slots left.
+fn level_range(s0: u32, e0: u32) -> vec2<u32> {
+    var s = s0;
+    var e = e0;
+    for (var l = 0u; l < params.level; l++) {
+        s = s / params.chunk + 1u;
+        e = (e - 1u) / params.chunk + 1u;
+    }
+    return vec2<u32>(s, e);
+}
+
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn smvp_combine(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
+    let id = invocation(gid, groups);
+    if (id >= params.windows * params.chunks) { return; }
+    let j = id / params.chunks;
+    let c = id % params.chunks;
+    let row = j * (params.buckets + 2u);
+    let total = offsets[row + params.buckets + 1u];
+    // Slots of this level in window j: ⌈total / K^ℓ⌉ (slot i starts at entry i·K^ℓ < total).
+    var slots = total;
+    for (var l = 0u; l < params.level; l++) {
+        slots = (slots + params.chunk - 1u) / params.chunk;
+    }
+    let start = c * params.chunk;
+    let end = min(start + params.chunk, slots);
+    var i = start;
+    while (i < end) {
+        let b = entry_bucket(j, i * params.scale);
+        let range = level_range(offsets[row + b], offsets[row + b + 1u]);
+        if (i < range.x || i >= range.y) {
+            i++;
+            continue;
+        }
+        let begins = i == range.x;
+        let run_end = min(range.y, end);
+        let slot = j * (params.buckets + 1u) + b;
+        var acc = point_identity();
+        if (begins) {
+            acc = read_bucket(slot);
+        }
+        for (; i < run_end; i++) {
+            acc = point_add(acc, read_head(j * params.head_stride + i));
+        }
+        if (begins) {
+            write_bucket(slot, acc);
+        } else {
+            write_head(j * params.head_stride + c, acc);
+        }
+    }
 }
 // ANCHOR_END: smvp
 

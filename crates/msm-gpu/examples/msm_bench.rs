@@ -6,7 +6,8 @@
 //!
 //! usage: cargo run --release -p fastmsm-gpu --example msm_bench -- [--log-n 16,18,20]
 //!        [--curves bn254,bls12-377] [--limb-bits 13,15] [--patterns uniform,small,equal]
-//!        [--reps 5] [--commit C] [--date D] --out FILE
+//!        [--chunks 0,64,256] (SMVP entries per invocation; 0: the plan's default)
+//!        [--edits none,...] [--reps 5] [--commit C] [--date D] --out FILE
 
 use std::time::Instant;
 
@@ -61,7 +62,15 @@ where
             other => panic!("unknown pattern {other}"),
         })
         .collect();
-    let expected = G::Group::msm(&points, &scalars).unwrap().into_affine();
+    // arkworks' MSM (built without its rayon feature) over one slice per core, summed.
+    let cores = std::thread::available_parallelism().map_or(1, |c| c.get());
+    let part = n.div_ceil(cores).max(1);
+    let expected = std::thread::scope(|s| {
+        let handles: Vec<_> =
+            points.chunks(part).zip(scalars.chunks(part)).map(|(p, k)| s.spawn(move || G::Group::msm(p, k).unwrap())).collect();
+        handles.into_iter().map(|h| h.join().unwrap()).sum::<G::Group>()
+    })
+    .into_affine();
     let affine: Vec<(Canonical, Canonical)> = points.iter().map(|p| p.xy().map_or(([0; 6], [0; 6]), |(x, y)| (canonical(x), canonical(y)))).collect();
     let ks: Vec<[u64; 4]> = scalars
         .iter()
@@ -85,12 +94,6 @@ fn edit(name: &str, src: String) -> String {
         "smvp-no-sign" => ("if ((entry & NEGATIVE) != 0u) {", "if (false) {"),
         // SMVP reading the point twice as far apart (wrong result; timing only): memory-bound?
         "smvp-same-point" => ("var a = read_affine(entry & ~NEGATIVE);", "var a = read_affine(b);"),
-        // SMVP leaves the top window's buckets empty (wrong result; timing only): is the top
-        // window, whose few buckets receive most points, what takes the time?
-        "smvp-skip-top-window" => (
-            "let slot = j * (params.buckets + 1u) + b;",
-            "let slot = j * (params.buckets + 1u) + b; if (j + 1u == params.windows) { write_bucket(slot, point_identity()); return; }",
-        ),
         other => panic!("unknown edit {other}"),
     };
     assert!(src.contains(from), "edit {name}: text not found");
@@ -106,6 +109,7 @@ fn main() {
     let mut curves = vec![GpuCurve::Bls12_377, GpuCurve::Bn254];
     let mut patterns = vec!["uniform".to_string()];
     let mut edits = vec!["none".to_string()];
+    let mut chunks = vec![0u32];
     let (mut commit, mut date, mut out) = ("unknown".to_string(), "unknown".to_string(), String::new());
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
@@ -116,6 +120,7 @@ fn main() {
             "--limb-bits" => limb_bits = list(&v),
             "--patterns" => patterns = list(&v),
             "--edits" => edits = list(&v),
+            "--chunks" => chunks = list(&v),
             "--reps" => reps = v.parse().expect("--reps"),
             "--commit" => commit = v,
             "--date" => date = v,
@@ -161,28 +166,32 @@ fn main() {
                     GpuCurve::EdBls12_377 => inputs::<ark_ed_on_bls12_377::EdwardsAffine>(curve, n, pattern, log_n as u64),
                 };
                 eprintln!("{} 2^{log_n} {pattern}: inputs + arkworks in {:.1} s", curve.name(), now() - t);
-                for (w, variant, msm, build_s) in &built {
-                    let options = MsmOptions { stage_timing: true, ..Default::default() };
+                for ((w, variant, msm, build_s), &chunk) in built.iter().flat_map(|b| chunks.iter().map(move |c| (b, c))) {
+                    let options = MsmOptions { stage_timing: true, chunk: (chunk > 0).then_some(chunk), ..Default::default() };
                     let warm = block_on(msm.run_packed(&ctx, &input.points, &input.scalars, &options, &now)).expect("warm-up run");
                     let mut verified = warm.result == input.expected;
                     let mut runs = Vec::new();
                     for _ in 0..reps {
                         let start = now();
                         let got = block_on(msm.run_packed(&ctx, &input.points, &input.scalars, &options, &now)).expect("run");
-                        runs.push((now() - start, got.stages.clone()));
+                        runs.push((now() - start, got.stages.clone(), got.host.clone()));
                         verified &= got.result == input.expected;
                     }
                     all_verified &= verified;
                     let mut sorted: Vec<f64> = runs.iter().map(|r| r.0).collect();
                     sorted.sort_by(f64::total_cmp);
                     let median = sorted[sorted.len() / 2];
-                    let median_run = &runs.iter().find(|r| r.0 == median).unwrap().1;
-                    eprintln!("  w{w} {variant}: median {:.2} ms [{:.2}, {:.2}], verified {verified}, {:?} {:?}", median * 1e3, sorted[0] * 1e3, sorted[sorted.len() - 1] * 1e3, warm.plan, warm.timing);
+                    let (_, median_run, median_host) = runs.iter().find(|r| r.0 == median).unwrap();
+                    eprintln!("  w{w} k{chunk} {variant}: median {:.2} ms [{:.2}, {:.2}], verified {verified}, {:?} {:?}\n    gpu {:?}\n    host {:?}", median * 1e3, sorted[0] * 1e3, sorted[sorted.len() - 1] * 1e3, warm.plan, warm.timing, median_run, median_host);
                     results.push(json!({
-                        "name": format!("{}/{pattern}/2^{log_n}/w{w}{}", curve.name(), if variant == "none" { String::new() } else { format!("/{variant}") }),
+                        "name": format!("{}/{pattern}/2^{log_n}/w{w}{}{}", curve.name(),
+                            if chunk == 0 { String::new() } else { format!("/k{chunk}") },
+                            if variant == "none" { String::new() } else { format!("/{variant}") }),
                         "params": {
                             "curve": curve.name(), "n": n, "log_n": log_n, "limb_bits": w, "pattern": pattern, "edit": variant,
                             "window_bits": warm.plan.window_bits, "batches": warm.plan.batches(), "segments": warm.plan.segments,
+                            "smvp_chunk": warm.plan.chunk, "smvp_levels": warm.plan.smvp_passes(warm.plan.batch).len(),
+                            "host_ms_of_median_run": median_host.iter().map(|(s, t)| json!({"phase": s, "ms": t * 1e3})).collect::<Vec<_>>(),
                             "pipeline_build_seconds": build_s,
                             "stage_timing": format!("{:?}", warm.timing),
                             "stages_ms_of_median_run": median_run.iter().map(|(s, t)| json!({"stage": s, "ms": t * 1e3})).collect::<Vec<_>>(),

@@ -68,15 +68,24 @@ where
     G::Group: VariableBaseMSM<MulBase = G, ScalarField = G::ScalarField>,
     G::BaseField: PrimeField,
 {
+    check_patterns::<G>(msm, ns, options, seed, 100)
+}
+
+/// As [`check`], every pattern up to n = `patterns_up_to`, only the uniform one above.
+fn check_patterns<G: AffineRepr>(msm: &GpuMsm, ns: &[usize], options: &MsmOptions, seed: u64, patterns_up_to: usize)
+where
+    G::Group: VariableBaseMSM<MulBase = G, ScalarField = G::ScalarField>,
+    G::BaseField: PrimeField,
+{
     let ctx = gpu();
     let edwards = msm.curve.is_edwards();
     let mut rng = StdRng::seed_from_u64(seed);
     let clock = std::time::Instant::now();
     let now = move || clock.elapsed().as_secs_f64();
     for &n in ns {
-        // Above a hundred points only the uniform case: the patterns' chains are covered below it.
+        // Large n: only the uniform case (the patterns' long bucket chains are covered below it).
         let sets = cases::<G>(n, &mut rng);
-        let take = if n > 100 { 1 } else { sets.len() };
+        let take = if n > patterns_up_to { 1 } else { sets.len() };
         for (label, points, scalars) in sets.into_iter().take(take) {
             let expected = G::Group::msm(&points, &scalars).unwrap().into_affine();
             let input: Vec<(Canonical, Canonical)> =
@@ -134,13 +143,29 @@ fn batches_and_window_sizes() {
     let curve = GpuCurve::Bls12_377;
     let m = msm(curve, width(curve));
     // 2-bit windows keep the bucket buffer small, so a 300 kB limit splits the points instead.
-    let small = MsmOptions { max_binding_bytes: Some(300_000), window_bits: Some(2), ..Default::default() };
-    let plan = Plan::new(curve, m.constants.limbs, 1500, Some(2), 300_000).unwrap();
+    let small = MsmOptions { max_binding_bytes: Some(300_000), window_bits: Some(2), chunk: Some(128), ..Default::default() };
+    let plan = Plan::new(curve, m.constants.limbs, 1500, Some(2), Some(128), 300_000).unwrap();
     assert_eq!(plan.batches(), 3, "{plan:?}");
     check::<ark_bls12_377::G1Affine>(m, &[100, 1000, 1500], &small, 11);
     for c in [2, 7, 11] {
         check::<ark_bls12_377::G1Affine>(m, &[3, 300], &MsmOptions { window_bits: Some(c), ..Default::default() }, c as u64);
     }
+}
+
+/// Load-balanced SMVP: chunks of K entries and the combine levels over their head slots. Tiny K
+/// gives many levels (K = 2: ⌈log₂ n⌉ of them) and puts every bucket across chunk boundaries; the
+/// skewed patterns put a whole window's points into one bucket.
+#[test]
+fn smvp_chunk_sizes() {
+    let curve = GpuCurve::Bls12_377;
+    let m = msm(curve, width(curve));
+    let plan = Plan::new(curve, m.constants.limbs, 300, None, Some(2), u64::MAX).unwrap();
+    assert_eq!(plan.smvp_passes(300).len(), 9, "{plan:?}");
+    for k in [2, 3, 17] {
+        check_patterns::<ark_bls12_377::G1Affine>(m, &[2, 5, 300], &MsmOptions { chunk: Some(k), ..Default::default() }, 20 + k as u64, 300);
+    }
+    let err = block_on(m.run(gpu(), &[], &[], &MsmOptions { chunk: Some(1), ..Default::default() }, &|| 0.0)).unwrap_err().to_string();
+    assert!(err.contains("SMVP chunk 1"), "{err}");
 }
 
 #[test]

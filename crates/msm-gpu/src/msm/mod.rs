@@ -11,14 +11,14 @@ use fastmsm_mont::{LimbConstants, limb_constants};
 
 pub use combine::AffineOut;
 pub use curve::{GpuCurve, WORKGROUP_SIZE, shader_source};
-pub use plan::{Plan, default_window_bits};
+pub use plan::{Plan, SmvpPass, default_window_bits};
 
 use crate::transfer::{dispatch_grid, read_u32};
 use crate::{GpuContext, GpuError};
 
-/// Stages run once per batch of points, then once per MSM (`fold` once per tree level).
-const BATCH_STAGES: [&str; 5] = ["convert_points", "decompose", "prefix", "scatter", "smvp"];
-const FINAL_STAGES: [&str; 3] = ["reduce", "fold", "window_out"];
+/// Every entry point of msm.wgsl, in pipeline order: `init_buckets` once, the next five per batch
+/// of points (`smvp_combine` once per level), the last three once (`fold` once per tree level).
+const STAGES: [&str; 10] = ["init_buckets", "convert_points", "decompose", "prefix", "scatter", "smvp", "smvp_combine", "reduce", "fold", "window_out"];
 
 /// Bindings of msm.wgsl each stage touches (auto layouts hold only those; must match the shader).
 fn stage_bindings(stage: &str) -> &'static [u32] {
@@ -27,7 +27,9 @@ fn stage_bindings(stage: &str) -> &'static [u32] {
         "decompose" => &[0, 3, 4, 5],
         "prefix" => &[0, 5, 6],
         "scatter" => &[0, 4, 5, 6, 7],
-        "smvp" => &[0, 2, 6, 7, 8],
+        "init_buckets" => &[0, 8],
+        "smvp" => &[0, 2, 4, 6, 7, 8, 12],
+        "smvp_combine" => &[0, 4, 6, 7, 8, 11, 12],
         "reduce" => &[0, 8, 9],
         "fold" => &[0, 9],
         "window_out" => &[0, 9, 10],
@@ -44,6 +46,8 @@ pub struct MsmOptions {
     pub max_binding_bytes: Option<u64>,
     /// Time every stage. With GPU timestamps this is free; without, the host waits after each stage.
     pub stage_timing: bool,
+    /// Entries per SMVP invocation, K ≥ 2 (default: from n, see [`Plan::new`]).
+    pub chunk: Option<u32>,
 }
 
 /// Where stage times come from.
@@ -65,6 +69,10 @@ pub struct MsmOutput {
     pub timing: TimingSource,
     /// Seconds per stage, summed over batches (fold: over levels), in pipeline order.
     pub stages: Vec<(&'static str, f64)>,
+    /// Host clock, seconds: `validate` (input checks), `setup` (buffers, parameters), `gpu` (from the
+    /// first upload to the window sums read back: the stages above plus transfers and waits),
+    /// `timestamps` (reading the stage times back), `combine` (Horner on the CPU).
+    pub host: Vec<(&'static str, f64)>,
 }
 
 /// Compiled stages for one (curve, limb width).
@@ -94,9 +102,8 @@ impl GpuMsm {
             label: Some("msm"),
             source: wgpu::ShaderSource::Wgsl(source.into()),
         });
-        let pipelines = BATCH_STAGES
+        let pipelines = STAGES
             .iter()
-            .chain(FINAL_STAGES.iter())
             .map(|&entry| {
                 let pipeline = ctx.device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
                     label: Some(entry),
@@ -129,9 +136,17 @@ impl GpuMsm {
     /// ([`GpuCurve::coord_words`] each); per scalar, 8 little-endian words. Points must be on the
     /// curve (callers such as the CLI check); coordinates ≥ p and scalars ≥ r are rejected here.
     pub async fn run_packed(&self, ctx: &GpuContext, points: &[u32], scalars: &[u32], options: &MsmOptions, now: &dyn Fn() -> f64) -> Result<MsmOutput, GpuError> {
+        let mut host = Vec::new();
+        let mut clock = now();
+        let mut lap = |phase: &'static str, host: &mut Vec<(&'static str, f64)>| {
+            let t = now();
+            host.push((phase, t - clock));
+            clock = t;
+        };
         let n = validate(self.curve, points, scalars)?;
+        lap("validate", &mut host);
         let limit = options.max_binding_bytes.unwrap_or(u64::MAX).min(ctx.limits.max_storage_buffer_binding_size).min(ctx.limits.max_buffer_size);
-        let plan = Plan::new(self.curve, self.constants.limbs, n, options.window_bits, limit)?;
+        let plan = Plan::new(self.curve, self.constants.limbs, n, options.window_bits, options.chunk, limit)?;
         let timestamps = ctx.features.contains(wgpu::Features::TIMESTAMP_QUERY);
         let timing = match (timestamps, options.stage_timing) {
             (true, _) => TimingSource::GpuTimestamps,
@@ -139,38 +154,53 @@ impl GpuMsm {
             (false, false) => TimingSource::None,
         };
         if n == 0 {
-            return Ok(MsmOutput { result: combine::combine(self.curve, &[], plan.window_bits)?, plan, timing, stages: Vec::new() });
+            return Ok(MsmOutput { result: combine::combine(self.curve, &[], plan.window_bits)?, plan, timing, stages: Vec::new(), host });
         }
         let scope = ctx.device.push_error_scope(wgpu::ErrorFilter::Validation);
         let mut run = Run::new(ctx, self, &plan, timing, now);
+        lap("setup", &mut host);
         let coord_words = 2 * self.curve.coord_words();
         for (b, start) in (0..n).step_by(plan.batch).enumerate() {
             let end = (start + plan.batch).min(n);
             run.batch(b == 0, &points[start * coord_words..end * coord_words], &scalars[start * 8..end * 8]).await?;
         }
         let words = run.finish().await?;
+        lap("gpu", &mut host);
         let stages = run.stage_times().await?;
         if let Some(error) = scope.pop().await {
             return Err(GpuError::Validation(error.to_string()));
         }
+        lap("timestamps", &mut host);
         let w = self.constants.limb_bits;
         let coords: Vec<Canonical> = words.chunks(self.constants.limbs).map(|l| join_limbs(l, w)).collect();
         let result = combine::combine(self.curve, &coords, plan.window_bits)?;
-        Ok(MsmOutput { result, plan, timing, stages })
+        lap("combine", &mut host);
+        Ok(MsmOutput { result, plan, timing, stages, host })
     }
 }
 
-/// The buffers and bind groups of one MSM, and the stage clock.
+/// The words of msm.wgsl's `Params` for one pass.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Params {
+    n: u32,
+    level: u32,
+    scale: u32,
+    chunks: u32,
+    stride: u32,
+}
+
+/// The buffers and bind groups of one MSM, and the stage clock. Every pass's parameters sit in one
+/// buffer, written once, each record at its own aligned offset: the passes of a batch go to the GPU
+/// in one submission.
 struct Run<'a> {
     ctx: &'a GpuContext,
     msm: &'a GpuMsm,
     plan: &'a Plan,
-    params: wgpu::Buffer,
-    points_in: wgpu::Buffer,
-    scalars: wgpu::Buffer,
-    counts: wgpu::Buffer,
-    window_sums: wgpu::Buffer,
-    bind_groups: Vec<(&'static str, wgpu::BindGroup)>,
+    buffers: Vec<wgpu::Buffer>,
+    /// Parameter records, in the order of their offsets in the params buffer.
+    records: Vec<Params>,
+    record_bytes: u64,
+    bind_groups: Vec<((&'static str, usize, bool), wgpu::BindGroup)>,
     encoder: Option<wgpu::CommandEncoder>,
     timing: TimingSource,
     queries: Option<wgpu::QuerySet>,
@@ -180,49 +210,80 @@ struct Run<'a> {
     now: &'a dyn Fn() -> f64,
 }
 
+// Binding numbers of msm.wgsl.
+const PARAMS: usize = 0;
+const POINTS_IN: usize = 1;
+const SCALARS: usize = 3;
+const WINDOW_SUMS: usize = 10;
+const HEADS_IN: u32 = 11;
+const HEADS_OUT: u32 = 12;
+
 impl<'a> Run<'a> {
     fn new(ctx: &'a GpuContext, msm: &'a GpuMsm, plan: &'a Plan, timing: TimingSource, now: &'a dyn Fn() -> f64) -> Self {
         let limbs = msm.constants.limbs;
         let point_words = 4 * limbs;
         let (batch, windows, buckets) = (plan.batch, plan.windows as usize, plan.buckets as usize);
+        let records = Self::records(plan);
+        let record_bytes = (12 * 4u64).next_multiple_of(ctx.limits.min_storage_buffer_offset_alignment as u64);
         let buffer = |label: &str, words: usize, usage: wgpu::BufferUsages| {
             ctx.device.create_buffer(&wgpu::BufferDescriptor { label: Some(label), size: (words.max(1) * 4) as u64, usage, mapped_at_creation: false })
         };
         let storage = wgpu::BufferUsages::STORAGE;
         let copy_dst = wgpu::BufferUsages::COPY_DST;
-        let params = buffer("params", 8, storage | copy_dst);
-        let points_in = buffer("points_in", batch * 2 * msm.curve.coord_words(), storage | copy_dst);
-        let points = buffer("points", batch * 2 * limbs, storage);
-        let scalars = buffer("scalars", batch * 8, storage | copy_dst);
-        let digits = buffer("digits", windows * batch, storage);
-        let counts = buffer("counts", windows * (buckets + 1), storage | copy_dst);
-        let offsets = buffer("offsets", windows * (buckets + 2), storage);
-        let entries = buffer("entries", windows * batch, storage);
-        let bucket_sums = buffer("buckets", windows * (buckets + 1) * point_words, storage);
-        let partials = buffer("partials", windows * plan.segments as usize * point_words, storage);
-        let window_sums = buffer("window_sums", windows * point_words, storage | wgpu::BufferUsages::COPY_SRC);
-        let all: [&wgpu::Buffer; 11] = [&params, &points_in, &points, &scalars, &digits, &counts, &offsets, &entries, &bucket_sums, &partials, &window_sums];
-        let bind_groups = BATCH_STAGES
-            .iter()
-            .chain(FINAL_STAGES.iter())
-            .map(|&stage| {
-                let entries: Vec<wgpu::BindGroupEntry> = stage_bindings(stage)
-                    .iter()
-                    .map(|&b| wgpu::BindGroupEntry { binding: b, resource: all[b as usize].as_entire_binding() })
-                    .collect();
-                let layout = msm.pipeline(stage).get_bind_group_layout(0);
-                (stage, ctx.device.create_bind_group(&wgpu::BindGroupDescriptor { label: Some(stage), layout: &layout, entries: &entries }))
-            })
-            .collect();
-        let fold_levels = plan.segments.trailing_zeros() as usize;
-        let max_passes = plan.batches() * BATCH_STAGES.len() + 2 + fold_levels;
+        let heads = windows * plan.head_stride() as usize * point_words;
+        let buffers = vec![
+            buffer("params", records.len() * record_bytes as usize / 4, storage | copy_dst),
+            buffer("points_in", batch * 2 * msm.curve.coord_words(), storage | copy_dst),
+            buffer("points", batch * 2 * limbs, storage),
+            buffer("scalars", batch * 8, storage | copy_dst),
+            buffer("digits", windows * batch, storage),
+            buffer("counts", windows * (buckets + 1), storage | copy_dst),
+            buffer("offsets", windows * (buckets + 2), storage),
+            buffer("entries", windows * batch, storage),
+            buffer("buckets", windows * (buckets + 1) * point_words, storage),
+            buffer("partials", windows * plan.segments as usize * point_words, storage),
+            buffer("window_sums", windows * point_words, storage | wgpu::BufferUsages::COPY_SRC),
+            buffer("heads A", heads, storage),
+            buffer("heads B", heads, storage),
+        ];
+        let mut bytes = vec![0u8; records.len() * record_bytes as usize];
+        for (i, r) in records.iter().enumerate() {
+            let words = [r.n, plan.windows, plan.window_bits, plan.buckets, plan.segments, plan.chunk, r.level, r.scale, plan.head_stride(), r.chunks, r.stride, 0];
+            bytes[i * record_bytes as usize..][..48].copy_from_slice(bytemuck::cast_slice(&words));
+        }
+        ctx.queue.write_buffer(&buffers[PARAMS], 0, &bytes);
+        let passes_per_batch = plan.smvp_passes(plan.batch).len() + 4;
+        let max_passes = 1 + plan.batches() * passes_per_batch + 2 + plan.segments.trailing_zeros() as usize;
         let queries = (timing == TimingSource::GpuTimestamps).then(|| {
             ctx.device.create_query_set(&wgpu::QuerySetDescriptor { label: Some("stage times"), ty: wgpu::QueryType::Timestamp, count: 2 * max_passes as u32 })
         });
         Self {
-            ctx, msm, plan, params, points_in, scalars, counts, window_sums, bind_groups,
+            ctx, msm, plan, buffers, records, record_bytes, bind_groups: Vec::new(),
             encoder: None, timing, queries, passes: Vec::new(), host_times: Vec::new(), now,
         }
+    }
+
+    /// Every distinct parameter record the MSM's passes use.
+    fn records(plan: &Plan) -> Vec<Params> {
+        let mut out = vec![Params::default()];
+        let mut add = |p: Params| {
+            if !out.contains(&p) {
+                out.push(p);
+            }
+        };
+        for start in (0..plan.n).step_by(plan.batch) {
+            let n = (plan.n - start).min(plan.batch);
+            add(Params { n: n as u32, ..Default::default() });
+            for pass in plan.smvp_passes(n) {
+                add(Params { n: n as u32, level: pass.level, scale: pass.scale, chunks: pass.chunks, stride: 0 });
+            }
+        }
+        let mut stride = plan.segments / 2;
+        while stride >= 1 {
+            add(Params { stride, ..Default::default() });
+            stride /= 2;
+        }
+        out
     }
 
     fn encoder(&mut self) -> &mut wgpu::CommandEncoder {
@@ -236,15 +297,40 @@ impl<'a> Run<'a> {
         }
     }
 
-    /// Parameters for the next submission (a uniform written before a submit applies to it only).
-    fn set_params(&mut self, n: usize, first_batch: bool, stride: u32) {
-        let p = self.plan;
-        let words = [n as u32, p.windows, p.window_bits, p.buckets, p.segments, first_batch as u32, stride, 0];
-        self.ctx.queue.write_buffer(&self.params, 0, bytemuck::cast_slice(&words));
+    /// The bind group of `stage` with parameter record `params`; `swap` exchanges the two head
+    /// buffers (the combine levels read the slots the previous level wrote).
+    fn bind_group(&mut self, stage: &'static str, params: Params, swap: bool) -> wgpu::BindGroup {
+        let record = self.records.iter().position(|r| *r == params).expect("every pass's record is written in Run::new");
+        let key = (stage, record, swap);
+        if let Some((_, group)) = self.bind_groups.iter().find(|(k, _)| *k == key) {
+            return group.clone();
+        }
+        let entries: Vec<wgpu::BindGroupEntry> = stage_bindings(stage)
+            .iter()
+            .map(|&b| {
+                let resource = match b as usize {
+                    PARAMS => wgpu::BindingResource::Buffer(wgpu::BufferBinding {
+                        buffer: &self.buffers[PARAMS],
+                        offset: record as u64 * self.record_bytes,
+                        size: wgpu::BufferSize::new(48),
+                    }),
+                    _ => {
+                        let heads = |b: u32| if (b == HEADS_OUT) != swap { HEADS_OUT } else { HEADS_IN } as usize;
+                        let index = if b == HEADS_IN || b == HEADS_OUT { heads(b) } else { b as usize };
+                        self.buffers[index].as_entire_binding()
+                    }
+                };
+                wgpu::BindGroupEntry { binding: b, resource }
+            })
+            .collect();
+        let layout = self.msm.pipeline(stage).get_bind_group_layout(0);
+        let group = self.ctx.device.create_bind_group(&wgpu::BindGroupDescriptor { label: Some(stage), layout: &layout, entries: &entries });
+        self.bind_groups.push((key, group.clone()));
+        group
     }
 
-    /// Records one stage over `invocations` threads (or `workgroups` for prefix).
-    async fn pass(&mut self, stage: &'static str, workgroups: u32) -> Result<(), GpuError> {
+    /// Records one stage over `workgroups` workgroups (of `prefix`: one per window).
+    async fn pass(&mut self, stage: &'static str, params: Params, swap: bool, workgroups: u32) -> Result<(), GpuError> {
         let (x, y) = dispatch_grid(self.ctx, workgroups)?;
         let queries = self.queries.clone();
         let index = 2 * self.passes.len() as u32;
@@ -258,7 +344,7 @@ impl<'a> Run<'a> {
         }
         let start = (self.now)();
         let pipeline = self.msm.pipeline(stage).clone();
-        let bind_group = self.bind_groups.iter().find(|(s, _)| *s == stage).expect("bind group per stage").1.clone();
+        let bind_group = self.bind_group(stage, params, swap);
         {
             let mut pass = self.encoder().begin_compute_pass(&wgpu::ComputePassDescriptor { label: Some(stage), timestamp_writes });
             pass.set_pipeline(&pipeline);
@@ -275,17 +361,26 @@ impl<'a> Run<'a> {
 
     async fn batch(&mut self, first: bool, points: &[u32], scalars: &[u32]) -> Result<(), GpuError> {
         let n = scalars.len() / 8;
-        self.set_params(n, first, 0);
-        self.ctx.queue.write_buffer(&self.points_in, 0, bytemuck::cast_slice(points));
-        self.ctx.queue.write_buffer(&self.scalars, 0, bytemuck::cast_slice(scalars));
-        let counts = self.counts.clone();
-        self.encoder().clear_buffer(&counts, 0, None);
+        let plan = self.plan;
         let groups = |threads: usize| (threads as u32).div_ceil(WORKGROUP_SIZE);
-        self.pass("convert_points", groups(n)).await?;
-        self.pass("decompose", groups(n)).await?;
-        self.pass("prefix", self.plan.windows).await?;
-        self.pass("scatter", groups(n)).await?;
-        self.pass("smvp", groups(self.plan.windows as usize * self.plan.buckets as usize)).await?;
+        if first {
+            self.pass("init_buckets", Params::default(), false, groups(plan.windows as usize * (plan.buckets as usize + 1))).await?;
+        }
+        self.ctx.queue.write_buffer(&self.buffers[POINTS_IN], 0, bytemuck::cast_slice(points));
+        self.ctx.queue.write_buffer(&self.buffers[SCALARS], 0, bytemuck::cast_slice(scalars));
+        let counts = self.buffers[5].clone();
+        self.encoder().clear_buffer(&counts, 0, None);
+        let p = Params { n: n as u32, ..Default::default() };
+        self.pass("convert_points", p, false, groups(n)).await?;
+        self.pass("decompose", p, false, groups(n)).await?;
+        self.pass("prefix", p, false, plan.windows).await?;
+        self.pass("scatter", p, false, groups(n)).await?;
+        for pass in plan.smvp_passes(n) {
+            let stage = if pass.level == 0 { "smvp" } else { "smvp_combine" };
+            let params = Params { n: n as u32, level: pass.level, scale: pass.scale, chunks: pass.chunks, stride: 0 };
+            // Level ℓ writes heads B when ℓ is even, A when odd; it reads the other one.
+            self.pass(stage, params, pass.level % 2 == 1, groups(plan.windows as usize * pass.chunks as usize)).await?;
+        }
         self.submit();
         Ok(())
     }
@@ -293,21 +388,17 @@ impl<'a> Run<'a> {
     /// Reduction, fold and readback of the window sums.
     async fn finish(&mut self) -> Result<Vec<u32>, GpuError> {
         let (windows, segments) = (self.plan.windows as usize, self.plan.segments);
-        self.set_params(0, false, 0);
-        self.pass("reduce", ((windows * segments as usize) as u32).div_ceil(WORKGROUP_SIZE)).await?;
-        self.submit();
+        let none = Params::default();
+        self.pass("reduce", none, false, ((windows * segments as usize) as u32).div_ceil(WORKGROUP_SIZE)).await?;
         let mut stride = segments / 2;
         while stride >= 1 {
-            self.set_params(0, false, stride);
-            self.pass("fold", ((windows * stride as usize) as u32).div_ceil(WORKGROUP_SIZE)).await?;
-            self.submit();
+            self.pass("fold", Params { stride, ..none }, false, ((windows * stride as usize) as u32).div_ceil(WORKGROUP_SIZE)).await?;
             stride /= 2;
         }
-        self.set_params(0, false, 0);
-        self.pass("window_out", (windows as u32).div_ceil(WORKGROUP_SIZE)).await?;
+        self.pass("window_out", none, false, (windows as u32).div_ceil(WORKGROUP_SIZE)).await?;
         self.submit();
         let words = windows * 4 * self.msm.constants.limbs;
-        read_u32(self.ctx, &self.window_sums, words).await
+        read_u32(self.ctx, &self.buffers[WINDOW_SUMS], words).await
     }
 
     /// Stage times in pipeline order, summed over repeats.

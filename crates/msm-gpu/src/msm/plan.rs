@@ -9,6 +9,13 @@ use crate::GpuError;
 const REDUCTION_THREADS: u32 = 1 << 14;
 /// Largest window: 2^(c−1) buckets per window must stay addressable and the bucket buffer small.
 pub const MAX_WINDOW_BITS: u32 = 16;
+/// Invocations the SMVP aims for across all windows (a few waves on a large GPU); the chunk size K
+/// follows from it and n.
+const SMVP_THREADS: usize = 1 << 16;
+/// Bounds on K, the entries one SMVP invocation adds: at least 2 so the combine levels shrink,
+/// at most enough that small inputs still spread over many invocations.
+pub const MIN_CHUNK: u32 = 2;
+const DEFAULT_CHUNK_RANGE: (usize, usize) = (16, 1024);
 
 /// The layout of one MSM.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -23,6 +30,18 @@ pub struct Plan {
     pub batch: usize,
     /// Reduction segments per window (a power of two dividing `buckets`).
     pub segments: u32,
+    /// K: entries (head slots in the combine levels) each SMVP invocation adds.
+    pub chunk: u32,
+}
+
+/// One SMVP pass over a batch: level 0 adds points, levels ≥ 1 combine head slots.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SmvpPass {
+    pub level: u32,
+    /// K^level: head slot i of this level starts at entry i·K^level.
+    pub scale: u32,
+    /// Invocations per window.
+    pub chunks: u32,
 }
 
 // ANCHOR: window_rule
@@ -36,10 +55,13 @@ pub fn default_window_bits(n: usize) -> u32 {
 impl Plan {
     // ANCHOR: plan_new
     /// `binding_limit` is the largest buffer a shader may bind, in bytes.
-    pub fn new(curve: GpuCurve, limbs: usize, n: usize, window_bits: Option<u32>, binding_limit: u64) -> Result<Self, GpuError> {
+    pub fn new(curve: GpuCurve, limbs: usize, n: usize, window_bits: Option<u32>, chunk: Option<u32>, binding_limit: u64) -> Result<Self, GpuError> {
         let c = window_bits.unwrap_or_else(|| default_window_bits(n));
         if !(2..=MAX_WINDOW_BITS).contains(&c) {
             return Err(GpuError::Input(format!("window size {c}: supported 2..={MAX_WINDOW_BITS}")));
+        }
+        if chunk.is_some_and(|k| k < MIN_CHUNK) {
+            return Err(GpuError::Input(format!("SMVP chunk {}: at least {MIN_CHUNK}", chunk.unwrap_or(0))));
         }
         // One more bit than r: a signed digit may carry out of the top window.
         let windows = (bit_length(&curve.scalar_modulus()) + 1).div_ceil(c);
@@ -53,8 +75,12 @@ impl Plan {
                 limit: binding_limit,
             });
         }
-        // Bytes per point of the largest per-batch buffer: Montgomery coordinates, or a digit per window.
-        let per_point = (2 * 4 * limbs as u64).max(2 * 4 * curve.coord_words() as u64).max(4 * windows as u64);
+        let (lo, hi) = DEFAULT_CHUNK_RANGE;
+        let chunk = chunk.unwrap_or_else(|| (n * windows as usize).div_ceil(SMVP_THREADS).clamp(lo, hi) as u32);
+        // Bytes per point of the largest per-batch buffer: Montgomery coordinates, a digit per
+        // window, or the SMVP head slots (one point per K entries per window).
+        let heads = (windows as u64 * point_bytes).div_ceil(chunk as u64);
+        let per_point = (2 * 4 * limbs as u64).max(2 * 4 * curve.coord_words() as u64).max(4 * windows as u64).max(heads);
         let fit = (binding_limit / per_point) as usize;
         // Multiples of 64 points keep batch boundaries aligned for any binding offset rule.
         let batch = if n <= fit { n.max(1) } else { fit / 64 * 64 };
@@ -65,11 +91,32 @@ impl Plan {
         let segments = (1u32 << (u32::BITS - 1 - target.leading_zeros())).min(buckets);
         let partial_bytes = windows as u64 * segments as u64 * point_bytes;
         debug_assert!(partial_bytes <= bucket_bytes);
-        Ok(Self { n, window_bits: c, windows, buckets, batch, segments })
+        Ok(Self { n, window_bits: c, windows, buckets, batch, segments, chunk })
     }
     // ANCHOR_END: plan_new
 
     pub fn batches(&self) -> usize {
         self.n.div_ceil(self.batch)
     }
+
+    /// Head slots per window (level 1 has the most: one per chunk of level 0).
+    pub fn head_stride(&self) -> u32 {
+        self.batch.div_ceil(self.chunk as usize) as u32
+    }
+
+    // ANCHOR: smvp_passes
+    /// The SMVP passes for a batch of `n` points. Level ℓ has ⌈n/K^ℓ⌉ slots per window; a level
+    /// is needed while a bucket can still have two of them (slot 0 never holds a head).
+    pub fn smvp_passes(&self, n: usize) -> Vec<SmvpPass> {
+        let k = self.chunk as usize;
+        let mut passes = vec![SmvpPass { level: 0, scale: 1, chunks: n.div_ceil(k) as u32 }];
+        let (mut slots, mut scale) = (n.div_ceil(k), k);
+        while slots >= 2 {
+            passes.push(SmvpPass { level: passes.len() as u32, scale: scale as u32, chunks: slots.div_ceil(k) as u32 });
+            slots = slots.div_ceil(k);
+            scale = scale.saturating_mul(k);
+        }
+        passes
+    }
+    // ANCHOR_END: smvp_passes
 }
