@@ -28,9 +28,10 @@ struct Params {
     window_bits: u32,
     buckets: u32,     // per window: 2^(window_bits − 1); digit 0 goes to no bucket
     segments: u32,    // per window, for the reduction; divides `buckets`
-    chunk: u32,       // smvp: K, entries (level ≥ 1: head slots) per invocation
+    chunk: u32,       // smvp: K, entries per invocation
+    fan_in: u32,      // smvp_combine: F, head slots per invocation
     level: u32,       // smvp_combine: ℓ ≥ 1
-    scale: u32,       // smvp_combine: K^ℓ, the entry where head slot i of level ℓ starts
+    scale: u32,       // smvp_combine: K·F^(ℓ−1), the entry where head slot i of level ℓ starts
     head_stride: u32, // head slots per window: ⌈batch / K⌉
     chunks: u32,      // smvp, smvp_combine: invocations per window in this pass
     stride: u32,      // fold: partial t absorbs partial t + stride
@@ -300,16 +301,21 @@ fn smvp(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
     }
 }
 
-// Level ℓ ≥ 1 over the head slots of level ℓ − 1. Slot i of level ℓ holds the part of a bucket
-// that begins at entry i·K^ℓ; a bucket spanning entries [s, e) owns slots [s_ℓ, e_ℓ) with
-// s_ℓ = ⌊s_{ℓ−1}/K⌋ + 1 and e_ℓ = ⌊(e_{ℓ−1} − 1)/K⌋ + 1 (empty once it fits one chunk). Other slots
-// were not written and are skipped. After level ℓ a bucket of m entries has ≈ m/K^(ℓ+1) slots left.
+// Level ℓ ≥ 1 over the head slots of level ℓ − 1, F slots per invocation (F small: these levels
+// have few slots, and an invocation's slots are added one after another). Slot i of level ℓ holds
+// the part of a bucket that begins at entry i·K·F^(ℓ−1); a bucket spanning entries [s, e) owns slots
+// [s_ℓ, e_ℓ) with s_ℓ = ⌊s_{ℓ−1}/D⌋ + 1 and e_ℓ = ⌊(e_{ℓ−1} − 1)/D⌋ + 1, D = K at level 1 and F
+// above (empty once it fits one chunk). Other slots were not written and are skipped.
+fn level_divisor(l: u32) -> u32 {
+    return select(params.fan_in, params.chunk, l == 0u);
+}
+
 fn level_range(s0: u32, e0: u32) -> vec2<u32> {
     var s = s0;
     var e = e0;
     for (var l = 0u; l < params.level; l++) {
-        s = s / params.chunk + 1u;
-        e = (e - 1u) / params.chunk + 1u;
+        s = s / level_divisor(l) + 1u;
+        e = (e - 1u) / level_divisor(l) + 1u;
     }
     return vec2<u32>(s, e);
 }
@@ -322,13 +328,13 @@ fn smvp_combine(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_work
     let c = id % params.chunks;
     let row = j * (params.buckets + 2u);
     let total = offsets[row + params.buckets + 1u];
-    // Slots of this level in window j: ⌈total / K^ℓ⌉ (slot i starts at entry i·K^ℓ < total).
+    // Slots of this level in window j (slot i starts at entry i·scale < total).
     var slots = total;
     for (var l = 0u; l < params.level; l++) {
-        slots = (slots + params.chunk - 1u) / params.chunk;
+        slots = (slots + level_divisor(l) - 1u) / level_divisor(l);
     }
-    let start = c * params.chunk;
-    let end = min(start + params.chunk, slots);
+    let start = c * params.fan_in;
+    let end = min(start + params.fan_in, slots);
     var i = start;
     while (i < end) {
         let b = entry_bucket(j, i * params.scale);

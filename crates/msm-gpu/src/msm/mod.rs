@@ -248,7 +248,7 @@ impl<'a> Run<'a> {
         ];
         let mut bytes = vec![0u8; records.len() * record_bytes as usize];
         for (i, r) in records.iter().enumerate() {
-            let words = [r.n, plan.windows, plan.window_bits, plan.buckets, plan.segments, plan.chunk, r.level, r.scale, plan.head_stride(), r.chunks, r.stride, 0];
+            let words = [r.n, plan.windows, plan.window_bits, plan.buckets, plan.segments, plan.chunk, plan::FAN_IN, r.level, r.scale, plan.head_stride(), r.chunks, r.stride];
             bytes[i * record_bytes as usize..][..48].copy_from_slice(bytemuck::cast_slice(&words));
         }
         ctx.queue.write_buffer(&buffers[PARAMS], 0, &bytes);

@@ -15,6 +15,10 @@ const SMVP_THREADS: usize = 1 << 16;
 /// Bounds on K, the entries one SMVP invocation adds: at least 2 so the combine levels shrink,
 /// at most enough that small inputs still spread over many invocations.
 pub const MIN_CHUNK: u32 = 2;
+/// F: head slots each SMVP combine invocation adds. The combine levels hold few slots, so their
+/// invocations are latency-bound: F serial additions per level over log_F(n/K) levels; F = 4 keeps
+/// that product near its minimum (about 2·log₂(n/K)) with half the passes of F = 2.
+pub const FAN_IN: u32 = 4;
 const DEFAULT_CHUNK_RANGE: (usize, usize) = (16, 1024);
 
 /// The layout of one MSM.
@@ -30,7 +34,7 @@ pub struct Plan {
     pub batch: usize,
     /// Reduction segments per window (a power of two dividing `buckets`).
     pub segments: u32,
-    /// K: entries (head slots in the combine levels) each SMVP invocation adds.
+    /// K: entries each SMVP invocation adds.
     pub chunk: u32,
 }
 
@@ -38,7 +42,7 @@ pub struct Plan {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SmvpPass {
     pub level: u32,
-    /// K^level: head slot i of this level starts at entry i·K^level.
+    /// K·F^(level−1): head slot i of this level starts at entry i·scale.
     pub scale: u32,
     /// Invocations per window.
     pub chunks: u32,
@@ -105,16 +109,17 @@ impl Plan {
     }
 
     // ANCHOR: smvp_passes
-    /// The SMVP passes for a batch of `n` points. Level ℓ has ⌈n/K^ℓ⌉ slots per window; a level
-    /// is needed while a bucket can still have two of them (slot 0 never holds a head).
+    /// The SMVP passes for a batch of `n` points. Level 1 has ⌈n/K⌉ head slots per window, each
+    /// level above 1/F as many; a level is needed while a bucket can still have two slots (slot 0
+    /// never holds a head).
     pub fn smvp_passes(&self, n: usize) -> Vec<SmvpPass> {
-        let k = self.chunk as usize;
+        let (k, f) = (self.chunk as usize, FAN_IN as usize);
         let mut passes = vec![SmvpPass { level: 0, scale: 1, chunks: n.div_ceil(k) as u32 }];
         let (mut slots, mut scale) = (n.div_ceil(k), k);
         while slots >= 2 {
-            passes.push(SmvpPass { level: passes.len() as u32, scale: scale as u32, chunks: slots.div_ceil(k) as u32 });
-            slots = slots.div_ceil(k);
-            scale = scale.saturating_mul(k);
+            passes.push(SmvpPass { level: passes.len() as u32, scale: scale as u32, chunks: slots.div_ceil(f) as u32 });
+            slots = slots.div_ceil(f);
+            scale = scale.saturating_mul(f);
         }
         passes
     }
