@@ -24,6 +24,7 @@ const NEGATIVE: u32 = 0x80000000u;
 
 struct Params {
     n: u32,           // points in this batch
+    base: u32,        // index of the batch's first point in the whole input
     windows: u32,
     window_bits: u32,
     buckets: u32,     // per window: 2^(window_bits − 1); digit 0 goes to no bucket
@@ -35,6 +36,7 @@ struct Params {
     head_stride: u32, // head slots per window: ⌈batch / K⌉
     chunks: u32,      // smvp, smvp_combine: invocations per window in this pass
     stride: u32,      // fold: partial t absorbs partial t + stride
+    pad: u32,
 }
 
 // A storage buffer, not a uniform: lavapipe recompiles a shader for every new set of uniform values
@@ -52,6 +54,12 @@ struct Params {
 @group(0) @binding(10) var<storage, read_write> window_sums: array<u32>; // [window]: canonical point
 @group(0) @binding(11) var<storage, read> heads_in: array<u32>;       // [window][slot]: point
 @group(0) @binding(12) var<storage, read_write> heads_out: array<u32>; // [window][slot]: point
+// Input checks: [0] least 2·i + c over coordinates c of points i not below p, [1] least index of a
+// scalar not below r (u32::MAX: none). The host reports them instead of a result.
+@group(0) @binding(13) var<storage, read_write> errors: array<atomic<u32>>;
+
+const P_WORDS = array<u32, COORD_WORDS>({{P_WORDS}});
+const R_WORDS = array<u32, SCALAR_WORDS>({{R_WORDS}});
 
 fn invocation(gid: vec3<u32>, groups: vec3<u32>) -> u32 {
     return gid.x + gid.y * groups.x * WORKGROUP_SIZE;
@@ -70,11 +78,34 @@ fn input_limb(i: u32, c: u32, l: u32) -> u32 {
     return v & LIMB_MASK;
 }
 
+// Whether coordinate c of point i, as packed, is below p (compared word by word from the top).
+fn coordinate_below_p(i: u32, c: u32) -> bool {
+    let base = (2u * i + c) * COORD_WORDS;
+    var p = P_WORDS;
+    for (var k = COORD_WORDS; k > 0u; k--) {
+        let w = points_in[base + k - 1u];
+        if (w != p[k - 1u]) { return w < p[k - 1u]; }
+    }
+    return false;
+}
+
+fn scalar_below_r(i: u32) -> bool {
+    var r = R_WORDS;
+    for (var k = SCALAR_WORDS; k > 0u; k--) {
+        let w = scalars[i * SCALAR_WORDS + k - 1u];
+        if (w != r[k - 1u]) { return w < r[k - 1u]; }
+    }
+    return false;
+}
+
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn convert_points(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
     let i = invocation(gid, groups);
     if (i >= params.n) { return; }
     for (var c = 0u; c < 2u; c++) {
+        if (!coordinate_below_p(i, c)) {
+            atomicMin(&errors[0], 2u * (params.base + i) + c);
+        }
         var v: Big;
         for (var l = 0u; l < NUM_LIMBS; l++) {
             v[l] = input_limb(i, c, l);
@@ -106,6 +137,9 @@ fn scalar_bits(i: u32, start: u32, count: u32) -> u32 {
 fn decompose(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
     let i = invocation(gid, groups);
     if (i >= params.n) { return; }
+    if (!scalar_below_r(i)) {
+        atomicMin(&errors[1], params.base + i);
+    }
     let c = params.window_bits;
     let half = 1u << (c - 1u);
     var carry = 0u;

@@ -7,6 +7,7 @@
 //! usage: cargo run --release -p fastmsm-gpu --example msm_bench -- [--log-n 16,18,20]
 //!        [--curves bn254,bls12-377] [--limb-bits 13,15] [--patterns uniform,small,equal]
 //!        [--chunks 0,64,256] (SMVP entries per invocation; 0: the plan's default)
+//!        [--windows 0,15,16] (window size c; 0: the plan's default)
 //!        [--edits none,...] [--reps 5] [--commit C] [--date D] --out FILE
 
 use std::time::Instant;
@@ -110,6 +111,7 @@ fn main() {
     let mut patterns = vec!["uniform".to_string()];
     let mut edits = vec!["none".to_string()];
     let mut chunks = vec![0u32];
+    let mut windows = vec![0u32];
     let (mut commit, mut date, mut out) = ("unknown".to_string(), "unknown".to_string(), String::new());
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
@@ -121,6 +123,7 @@ fn main() {
             "--patterns" => patterns = list(&v),
             "--edits" => edits = list(&v),
             "--chunks" => chunks = list(&v),
+            "--windows" => windows = list(&v),
             "--reps" => reps = v.parse().expect("--reps"),
             "--commit" => commit = v,
             "--date" => date = v,
@@ -166,8 +169,14 @@ fn main() {
                     GpuCurve::EdBls12_377 => inputs::<ark_ed_on_bls12_377::EdwardsAffine>(curve, n, pattern, log_n as u64),
                 };
                 eprintln!("{} 2^{log_n} {pattern}: inputs + arkworks in {:.1} s", curve.name(), now() - t);
-                for ((w, variant, msm, build_s), &chunk) in built.iter().flat_map(|b| chunks.iter().map(move |c| (b, c))) {
-                    let options = MsmOptions { stage_timing: true, chunk: (chunk > 0).then_some(chunk), ..Default::default() };
+                let choices: Vec<(u32, u32)> = chunks.iter().flat_map(|&k| windows.iter().map(move |&c| (k, c))).collect();
+                for ((w, variant, msm, build_s), &(chunk, window)) in built.iter().flat_map(|b| choices.iter().map(move |c| (b, c))) {
+                    let options = MsmOptions {
+                        stage_timing: true,
+                        chunk: (chunk > 0).then_some(chunk),
+                        window_bits: (window > 0).then_some(window),
+                        ..Default::default()
+                    };
                     let warm = block_on(msm.run_packed(&ctx, &input.points, &input.scalars, &options, &now)).expect("warm-up run");
                     let mut verified = warm.result == input.expected;
                     let mut runs = Vec::new();
@@ -185,7 +194,7 @@ fn main() {
                     eprintln!("  w{w} k{chunk} {variant}: median {:.2} ms [{:.2}, {:.2}], verified {verified}, {:?} {:?}\n    gpu {:?}\n    host {:?}", median * 1e3, sorted[0] * 1e3, sorted[sorted.len() - 1] * 1e3, warm.plan, warm.timing, median_run, median_host);
                     results.push(json!({
                         "name": format!("{}/{pattern}/2^{log_n}/w{w}{}{}", curve.name(),
-                            if chunk == 0 { String::new() } else { format!("/k{chunk}") },
+                            format!("{}{}", if window == 0 { String::new() } else { format!("/c{window}") }, if chunk == 0 { String::new() } else { format!("/k{chunk}") }),
                             if variant == "none" { String::new() } else { format!("/{variant}") }),
                         "params": {
                             "curve": curve.name(), "n": n, "log_n": log_n, "limb_bits": w, "pattern": pattern, "edit": variant,

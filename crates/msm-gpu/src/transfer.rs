@@ -35,22 +35,31 @@ pub fn output_u32(ctx: &GpuContext, label: &str, words: usize) -> wgpu::Buffer {
 }
 
 /// Copies the first `words` u32 of `src` back to the host.
+pub async fn read_u32(ctx: &GpuContext, src: &wgpu::Buffer, words: usize) -> Result<Vec<u32>, GpuError> {
+    read_many(ctx, &[(src, words)]).await
+}
+
+/// Copies the first words of each source back to the host, concatenated, in one transfer.
 ///
 /// The wait is portable: natively we block in `poll`; in a browser the map callback fires when the
 /// GPU is done and the awaiting task resumes.
-pub async fn read_u32(ctx: &GpuContext, src: &wgpu::Buffer, words: usize) -> Result<Vec<u32>, GpuError> {
-    if words == 0 {
+pub async fn read_many(ctx: &GpuContext, sources: &[(&wgpu::Buffer, usize)]) -> Result<Vec<u32>, GpuError> {
+    let total: usize = sources.iter().map(|s| s.1).sum();
+    if total == 0 {
         return Ok(Vec::new());
     }
-    let size = (words * 4) as u64;
     let staging = ctx.device.create_buffer(&wgpu::BufferDescriptor {
         label: Some("readback"),
-        size,
+        size: (total * 4) as u64,
         usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
         mapped_at_creation: false,
     });
     let mut encoder = ctx.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("readback") });
-    encoder.copy_buffer_to_buffer(src, 0, &staging, 0, size);
+    let mut offset = 0;
+    for &(src, words) in sources {
+        encoder.copy_buffer_to_buffer(src, 0, &staging, offset, (words * 4) as u64);
+        offset += (words * 4) as u64;
+    }
     ctx.queue.submit([encoder.finish()]);
 
     let (sender, receiver) = futures_channel::oneshot::channel();

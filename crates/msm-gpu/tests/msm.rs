@@ -182,6 +182,18 @@ fn rejects_bad_input() {
     let p = fastmsm_mont::Field::Bls12_377Fq.params().modulus;
     let err = block_on(msm.run(ctx, &[([0; 6], [0; 6]), ([0; 6], p)], &[[1, 0, 0, 0]; 2], &o, &now)).unwrap_err().to_string();
     assert!(err.contains("point 1: y coordinate"), "{err}");
+    // The GPU checks values batch by batch; the index it reports counts from the whole input.
+    let batched = MsmOptions { max_binding_bytes: Some(300_000), window_bits: Some(2), chunk: Some(128), ..o };
+    let mut points = vec![([0; 6], [0; 6]); 1500];
+    let mut scalars = vec![[1, 0, 0, 0]; 1500];
+    scalars[1300] = [r[0], r[1], r[2], r[3]];
+    scalars[1400] = [r[0], r[1], r[2], r[3]];
+    let err = block_on(msm.run(ctx, &points, &scalars, &batched, &now)).unwrap_err().to_string();
+    assert!(err.contains("scalar 1300 is not below"), "{err}");
+    points[1200].0 = p;
+    points[700].1 = [u64::MAX; 6];
+    let err = block_on(msm.run(ctx, &points, &scalars, &batched, &now)).unwrap_err().to_string();
+    assert!(err.contains("point 700: y coordinate"), "{err}");
     let err = block_on(msm.run_packed(ctx, &[0; 23], &[0; 8], &o, &now)).unwrap_err().to_string();
     assert!(err.contains("whole number of points"), "{err}");
     let err = block_on(msm.run(ctx, &[], &[], &MsmOptions { window_bits: Some(17), ..o }, &now)).unwrap_err().to_string();

@@ -79,6 +79,9 @@ pub fn shader_source(curve: GpuCurve, constants: &LimbConstants) -> Result<Strin
     let mut values = field_constants(constants);
     values.push(("WORKGROUP_SIZE", WORKGROUP_SIZE.to_string()));
     values.push(("COORD_WORDS", curve.coord_words().to_string()));
+    let list = |words: Vec<u32>| words.iter().map(|w| format!("{w}u")).collect::<Vec<_>>().join(", ");
+    values.push(("P_WORDS", list(super::words32(&curve.base_field().params().modulus, curve.coord_words()))));
+    values.push(("R_WORDS", list(super::words32(&curve.scalar_modulus(), 8))));
     let curve_src = if curve.is_edwards() {
         values.push(("TE_K_MONT", edwards_k_limbs(constants)));
         CURVE_TE
