@@ -1,7 +1,7 @@
 // Turns every benches/results/*.json into Markdown tables under book/generated/tables/, which the
 // chapters {{#include}}: the book's numbers come only from committed result files.
 // Run by `make book` before mdbook.
-import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 
 const root = resolve(import.meta.dirname, '../..');
@@ -98,3 +98,443 @@ for (const file of readdirSync(resultsDir).filter((f) => f.endsWith('.json'))) {
   if (latestAlias[doc.suite] && !(newest[doc.suite]?.date > doc.date)) newest[doc.suite] = { date: doc.date, text };
 }
 for (const [suite, { text }] of Object.entries(newest)) writeFileSync(resolve(outDir, latestAlias[suite]), text);
+
+// ---------------------------------------------------------------------------------------------
+// The Results chapter (book/results.md): GPU MSM timings from every benches/results/gpu-msm-*.json,
+// beside the published anchors of benches/anchors.json and the optimisation ledger of
+// benches/experiments.json. Writes Markdown tables to book/generated/tables/results/ (included by
+// the chapter, readable without JavaScript) and the same figures as one JSON file,
+// book/generated/results/gpu-msm.json, that book/widgets/results-charts.js draws.
+//
+// Files named gpu-msm-experiment-*.json are experiments (a fixed moment of the history); every
+// other gpu-msm-*.json is a current result (the benchmark protocol's output, replaced by each new
+// run), grouped by the device it names. Nothing here depends on which sizes, curves, limb widths
+// or stages a file holds; missing fields leave cells empty ('—') rather than failing.
+// ---------------------------------------------------------------------------------------------
+{
+  const tablesDir = resolve(outDir, 'results');
+  const dataDir = resolve(root, 'book/generated/results');
+  // Written afresh on every build, so that no table of a removed result file lingers.
+  rmSync(tablesDir, { recursive: true, force: true });
+  mkdirSync(tablesDir, { recursive: true });
+  mkdirSync(dataDir, { recursive: true });
+  const readJson = (path) => JSON.parse(readFileSync(path, 'utf8'));
+  const optionalJson = (path) => { try { return readJson(path); } catch { return null; } };
+
+  const CURVE_NAMES = { 'bls12-377': 'BLS12-377', bn254: 'BN254', 'bls12-381': 'BLS12-381', 'ed-on-bls12-377': 'Ed-on-BLS12-377' };
+  // Bits of the scalar-field modulus r (the GPU plan asks for ⌈(b + 1)/c⌉ windows): the floor table.
+  const R_BITS = { 'bls12-377': 253, bn254: 254, 'bls12-381': 255, 'ed-on-bls12-377': 251 };
+  // Montgomery products per addition: mixed XYZZ + affine (SMVP), general XYZZ (running sums).
+  const MIXED_ADD_PRODUCTS = 10;
+  const GENERAL_ADD_PRODUCTS = 14;
+  const curveName = (c) => CURVE_NAMES[c] ?? c;
+  const sum = (xs) => xs.reduce((a, b) => a + b, 0);
+  const pow2 = (k) => (Number.isInteger(k) ? `2^${k}` : String(k));
+  /** Milliseconds with three or four significant figures, thousands separated by a space. */
+  const ms = (x) => {
+    if (x === null || x === undefined || !Number.isFinite(x)) return '—';
+    if (x >= 1000) return Math.round(x).toLocaleString('en').replaceAll(',', ' ');
+    if (x >= 100) return x.toFixed(0);
+    if (x >= 10) return x.toFixed(1);
+    if (x >= 1) return x.toFixed(2);
+    return x.toFixed(3);
+  };
+  const ratio = (x) => (x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(2));
+  const code = (s) => `\`${s}\``;
+  const toMs = (x, unit) => (Number.isFinite(x) ? (unit === 's' ? x * 1e3 : unit === 'us' || unit === 'µs' ? x / 1e3 : x) : null);
+
+  // --- every gpu-msm file, its rows normalised ---
+  const files = readdirSync(resultsDir).filter((f) => /^gpu-msm-.*\.json$/.test(f)).sort().map((file) => {
+    const doc = optionalJson(resolve(resultsDir, file));
+    if (!doc || !Array.isArray(doc.results)) return null;
+    const experiment = file.startsWith('gpu-msm-experiment-');
+    const device = doc.device?.name ?? 'unknown device';
+    const rows = doc.results.map((r) => {
+      const p = r.params ?? {};
+      const n = Number.isFinite(p.n) ? p.n : Number.isFinite(p.log_n) ? 2 ** p.log_n : null;
+      const logN = Number.isFinite(p.log_n) ? p.log_n : n ? Math.log2(n) : null;
+      const stages = (Array.isArray(p.stages_ms_of_median_run) ? p.stages_ms_of_median_run : [])
+        .filter((s) => s && Number.isFinite(s.ms)).map((s) => ({ name: String(s.stage), ms: s.ms }));
+      const host = (Array.isArray(p.host_ms_of_median_run) ? p.host_ms_of_median_run : [])
+        .filter((h) => h && Number.isFinite(h.ms)).map((h) => ({ name: String(h.phase), ms: h.ms }));
+      return {
+        file, device, name: String(r.name ?? ''), curve: p.curve, n, logN, limb: p.limb_bits,
+        pattern: p.pattern ?? 'uniform', edit: p.edit ?? 'none', c: p.window_bits, chunk: p.smvp_chunk,
+        levels: p.smvp_levels, median: toMs(r.median, r.unit), min: toMs(r.min, r.unit), max: toMs(r.max, r.unit),
+        samples: r.samples, verified: r.verified === true, stages, host,
+      };
+    }).filter((r) => r.curve && r.n && Number.isFinite(r.median));
+    return { file, doc, experiment, device, rows, commit: doc.commit ?? 'unknown', date: doc.date ?? 'unknown',
+      about: doc.experiment ?? doc.note ?? null };
+  }).filter(Boolean);
+  const current = files.filter((f) => !f.experiment);
+  const devices = [...new Set(current.map((f) => f.device))];
+  const byName = Object.fromEntries(files.map((f) => [f.file, f]));
+
+  /** Among rows of one configuration, the plain run: the shortest name (no sweep suffix), then the fastest. */
+  const plain = (rows) => [...rows].sort((a, b) => a.name.length - b.name.length || a.median - b.median)[0];
+  const fastest = (rows) => rows.reduce((a, b) => (b.median < a.median ? b : a), rows[0]);
+  const isDefault = (r) => r.pattern === 'uniform' && r.edit === 'none';
+  const stageMs = (row, name) => row.stages.find((s) => s.name === name)?.ms ?? row.host.find((h) => h.name === name)?.ms ?? null;
+  const stageOrder = (rows) => [...new Set(rows.flatMap((r) => r.stages.map((s) => s.name)))];
+  const hostOrder = (rows) => [...new Set(rows.flatMap((r) => r.host.map((h) => h.name)))];
+  const unique = (xs) => [...new Set(xs)];
+  const byNumber = (a, b) => a - b;
+
+  /** Per device and curve: one series per limb width (uniform scalars, no shader edit), and the
+   *  fastest of them at each n. */
+  function scaling(rows) {
+    const out = {};
+    for (const curve of unique(rows.map((r) => r.curve))) {
+      const mine = rows.filter((r) => r.curve === curve && isDefault(r));
+      const limbs = unique(mine.map((r) => r.limb)).sort(byNumber);
+      const series = limbs.map((limb) => {
+        const these = mine.filter((r) => r.limb === limb);
+        const points = unique(these.map((r) => r.n)).sort(byNumber).map((n) => plain(these.filter((r) => r.n === n)));
+        return { limb, points };
+      });
+      const ns = unique(mine.map((r) => r.n)).sort(byNumber);
+      const best = ns.map((n) => fastest(series.map((s) => s.points.find((p) => p.n === n)).filter(Boolean)));
+      if (ns.length) out[curve] = { series, best };
+    }
+    return out;
+  }
+
+  /** The median run split into GPU stages, the GPU phase's time outside the stages, the other host
+   *  phases, and whatever the phases do not account for. */
+  function breakdown(row) {
+    const segments = row.stages.map((s) => ({ label: s.name, kind: 'stage', ms: s.ms }));
+    const stagesTotal = sum(row.stages.map((s) => s.ms));
+    const gpu = row.host.find((h) => h.name === 'gpu');
+    if (gpu) segments.push({ label: 'gpu phase outside the stages', kind: 'gap', ms: Math.max(0, gpu.ms - stagesTotal) });
+    for (const h of row.host) if (h.name !== 'gpu') segments.push({ label: `host: ${h.name}`, kind: 'host', ms: h.ms });
+    const rest = row.median - sum(segments.map((s) => s.ms));
+    segments.push({ label: row.host.length ? 'not accounted for' : 'host and gaps (not split)', kind: 'rest', ms: Math.max(0, rest) });
+    return segments;
+  }
+
+  // --- published anchors and targets ---
+  const anchorsDoc = optionalJson(resolve(root, 'benches/anchors.json')) ?? { sources: {}, figures: [] };
+  const sources = anchorsDoc.sources ?? {};
+  const figures = (anchorsDoc.figures ?? []).filter((f) => f.curve && Number.isFinite(f.log_n) && Number.isFinite(f.ms));
+  const anchorFigures = figures.filter((f) => f.source !== 'target');
+  const targets = figures.filter((f) => f.source === 'target');
+  const anchorKey = (f) => `${f.source}|${f.device}`;
+  const anchorLabel = (f) => [sources[f.source]?.short ?? sources[f.source]?.name ?? f.source, f.device].filter(Boolean).join(', ');
+  const asGiven = (f) => `${f.approximate ? '≈ ' : ''}${f.ms}`;
+  const anchorColumns = unique(anchorFigures.map(anchorKey)).map((k) => anchorFigures.find((f) => anchorKey(f) === k));
+
+  const perDevice = devices.map((device) => {
+    const rows = current.filter((f) => f.device === device).flatMap((f) => f.rows);
+    return { device, rows, files: current.filter((f) => f.device === device), scaling: scaling(rows) };
+  });
+  const allCurves = unique([...perDevice.flatMap((d) => Object.keys(d.scaling)), ...figures.map((f) => f.curve)]);
+  const provenance = (d) => d.files.map((f) => `${code(`benches/results/${f.file}`)} (commit ${f.commit}, ${f.date}`
+    + `${f.rows.every((r) => r.verified) ? ', every row verified' : ', NOT every row verified'})`).join('; ');
+  const written = {};
+  const emit = (name, text) => { written[name] = `${text.trim()}\n`; };
+  const noCurrent = '*No current GPU MSM result file (`benches/results/gpu-msm-<device>.json`) is committed yet.*';
+
+  // --- ours beside the anchors ---
+  {
+    const out = [];
+    const cols = ['Curve', 'n', ...perDevice.map((d) => `ours, ${d.device} (ms)`), ...anchorColumns.map((f) => `${anchorLabel(f)} (ms)`), 'target (ms)'];
+    const rowsOut = [];
+    for (const curve of allCurves) {
+      const logNs = unique([...perDevice.flatMap((d) => (d.scaling[curve]?.best ?? []).map((r) => r.logN)),
+        ...figures.filter((f) => f.curve === curve).map((f) => f.log_n)]).sort(byNumber);
+      for (const logN of logNs) {
+        rowsOut.push([curveName(curve), pow2(logN),
+          ...perDevice.map((d) => {
+            const r = d.scaling[curve]?.best.find((x) => x.logN === logN);
+            return r ? `**${ms(r.median)}** (${r.limb}-bit${r.verified ? '' : ', ✘ not verified'})` : '—';
+          }),
+          ...anchorColumns.map((a) => {
+            const f = anchorFigures.find((x) => anchorKey(x) === anchorKey(a) && x.curve === curve && x.log_n === logN);
+            return f ? asGiven(f) : '—';
+          }),
+          (() => { const t = targets.find((x) => x.curve === curve && x.log_n === logN); return t ? `≤ ${t.ms}` : '—'; })()]);
+      }
+    }
+    out.push(table(cols, rowsOut), '');
+    // How far each of ours is from sppark on the same GPU model where a figure is published (the
+    // anchor's device name a prefix of ours), else from sppark on the H100 (a closely comparable GPU).
+    const verdicts = [];
+    for (const d of perDevice) {
+      for (const t of targets) {
+        const r = d.scaling[t.curve]?.best.find((x) => x.logN === t.log_n);
+        if (!r) { verdicts.push(`${curveName(t.curve)} at ${pow2(t.log_n)}: no run of ours on the ${d.device} yet (target ≤ ${t.ms} ms).`); continue; }
+        const verdict = r.median <= t.ms ? `**met** (${ms(r.median)} ms ≤ ${t.ms} ms)`
+          : `**missed** by ${ratio(r.median / t.ms)}× (${ms(r.median)} ms against ≤ ${t.ms} ms)`;
+        verdicts.push(`${curveName(t.curve)} at ${pow2(t.log_n)} on the ${d.device}: target ${verdict}.`);
+      }
+      for (const curve of Object.keys(d.scaling)) {
+        const parts = d.scaling[curve].best.map((r) => {
+          const same = anchorFigures.find((f) => f.source === 'sppark' && f.curve === curve && f.log_n === r.logN
+            && f.device && d.device.toLowerCase().startsWith(f.device.toLowerCase()));
+          const h100 = anchorFigures.find((f) => f.source === 'sppark' && f.curve === curve && f.log_n === r.logN && f.device === 'NVIDIA H100');
+          const ref = same ?? h100;
+          return ref ? `${pow2(r.logN)} ${ratio(r.median / ref.ms)}×${ref === same ? '' : ' (vs H100)'}` : null;
+        }).filter(Boolean);
+        if (parts.length) verdicts.push(`${curveName(curve)}, ours on the ${d.device} ÷ sppark: ${parts.join(', ')}.`);
+      }
+    }
+    if (verdicts.length) out.push(verdicts.map((v) => `- ${v}`).join('\n'), '');
+    out.push(`*Ours: the fastest limb width at each n, uniform random scalars, median. ${perDevice.length ? `Data: ${perDevice.map(provenance).join('; ')}.` : noCurrent} `
+      + `Published figures from ${code('benches/anchors.json')}; ≈ marks an approximate figure.*`);
+    emit('gpu-msm-vs-anchors.md', out.join('\n'));
+  }
+
+  // --- time against n, every limb width, and the growth per 4× n ---
+  {
+    const out = [];
+    for (const d of perDevice) {
+      for (const [curve, s] of Object.entries(d.scaling)) {
+        const ns = unique(s.best.map((r) => r.n)).sort(byNumber);
+        const cols = ['n', ...s.series.map((x) => `${x.limb}-bit limbs (ms)`), 'fastest ÷ fastest at n/4'];
+        const rowsOut = ns.map((n) => {
+          const best = s.best.find((r) => r.n === n);
+          const quarter = s.best.find((r) => r.n === n / 4);
+          return [pow2(Math.log2(n)), ...s.series.map((x) => {
+            const r = x.points.find((p) => p.n === n);
+            if (!r) return '—';
+            const cell = `${ms(r.median)} (${ms(r.min)}–${ms(r.max)})${r.verified ? '' : ' ✘'}`;
+            return r === best ? `**${cell}**` : cell;
+          }), quarter ? `${ratio(best.median / quarter.median)}×` : '—'];
+        });
+        out.push(`**${curveName(curve)}, ${d.device}**: median (min–max) of the timed runs; the fastest width in bold; ✘ marks a run not verified.`, '', table(cols, rowsOut), '');
+      }
+    }
+    if (!perDevice.length) out.push(noCurrent);
+    else out.push(`*Uniform random scalars, no shader edits. Data: ${perDevice.map(provenance).join('; ')}.*`);
+    emit('gpu-msm-scaling.md', out.join('\n'));
+  }
+
+  // --- stage breakdown of the fastest run at each n ---
+  {
+    const out = [];
+    for (const d of perDevice) {
+      for (const [curve, s] of Object.entries(d.scaling)) {
+        const runs = s.best;
+        const stages = stageOrder(runs);
+        const phases = hostOrder(runs);
+        const cols = ['', ...runs.map((r) => `${pow2(r.logN)} (${r.limb}-bit, c = ${r.c ?? '?'})`)];
+        const line = (label, f) => [label, ...runs.map((r) => { const v = f(r); return v === null ? '—' : ms(v); })];
+        const rowsOut = [
+          ...stages.map((st) => line(code(st), (r) => stageMs(r, st))),
+          line('*GPU stages, sum*', (r) => (r.stages.length ? sum(r.stages.map((x) => x.ms)) : null)),
+          ...phases.map((ph) => line(`host phase ${code(ph)}`, (r) => r.host.find((h) => h.name === ph)?.ms ?? null)),
+          line('**whole MSM (median run)**', (r) => r.median),
+        ];
+        out.push(`**${curveName(curve)}, ${d.device}**: milliseconds of the median run.`, '', table(cols, rowsOut), '');
+      }
+    }
+    if (!perDevice.length) out.push(noCurrent);
+    else {
+      out.push('*GPU stages from GPU timestamps, summed over batches and levels; host phases from the host clock, in '
+        + 'the order the host runs them (the `gpu` phase contains the stages). Data: '
+        + `${perDevice.map(provenance).join('; ')}.*`);
+    }
+    emit('gpu-msm-stages.md', out.join('\n'));
+  }
+
+  // --- the arithmetic floor: additions × products per addition ÷ measured products per second ---
+  {
+    const mont = Object.fromEntries(devices.map((device) => {
+      const docs = readdirSync(resultsDir).filter((f) => /^wgsl-mont-.*\.json$/.test(f))
+        .map((f) => ({ f, doc: optionalJson(resolve(resultsDir, f)) }))
+        .filter(({ doc }) => doc?.suite === 'wgsl-mont' && doc.device?.name === device && Array.isArray(doc.results))
+        .sort((a, b) => String(b.doc.date).localeCompare(String(a.doc.date)));
+      return [device, docs[0] ?? null];
+    }));
+    const out = [];
+    for (const d of perDevice) {
+      const m = mont[d.device];
+      const rate = (curve, limb) => {
+        const rs = (m?.doc.results ?? []).filter((r) => r.params?.field === `${curve}-fq` && r.params?.limb_bits === limb && r.verified !== false);
+        return rs.length ? Math.max(...rs.map((r) => r.median)) : null;
+      };
+      const rowsOut = [];
+      for (const [curve, s] of Object.entries(d.scaling)) {
+        for (const r of s.best) {
+          const b = R_BITS[curve];
+          if (!b || !Number.isFinite(r.c)) continue;
+          const W = Math.ceil((b + 1) / r.c);
+          const B = 2 ** (r.c - 1);
+          const adds = r.n * W + 2 * W * B;
+          const products = MIXED_ADD_PRODUCTS * r.n * W + GENERAL_ADD_PRODUCTS * 2 * W * B;
+          const pr = rate(curve, r.limb);
+          const floor = pr ? (products / pr) * 1e3 : null;
+          const addStages = r.stages.filter((x) => /^smvp|^reduce$|^fold$/.test(x.name));
+          const measured = addStages.length ? sum(addStages.map((x) => x.ms)) : null;
+          rowsOut.push([curveName(curve), pow2(r.logN), `${r.limb}`, `${r.c}`, `${W}`, adds.toExponential(2), products.toExponential(2),
+            pr ? pr.toExponential(2) : '—', ms(floor), ms(measured),
+            floor && measured ? `${ratio(measured / floor)}×` : '—', floor ? `${ratio(r.median / floor)}×` : '—']);
+        }
+      }
+      out.push(`**${d.device}**`, '', table(['Curve', 'n', 'limb bits', 'c', 'W', 'additions nW + 2W·2^(c−1)',
+        `products ≥ ${MIXED_ADD_PRODUCTS}·nW + ${GENERAL_ADD_PRODUCTS}·2W·2^(c−1)`, 'products/s (chained benchmark)', 'floor (ms)',
+        'addition stages measured (ms)', 'addition stages ÷ floor', 'whole MSM ÷ floor'], rowsOut), '');
+      out.push(`*Window c and limb width of the fastest run at each n; W = ⌈(b + 1)/c⌉ with b the bits of r; the rate is the `
+        + `best workgroup size of ${m ? code(`benches/results/${m.f}`) + ` (commit ${m.doc.commit})` : 'the chained Montgomery benchmark (no file for this device)'} `
+        + `at the same limb width; "addition stages" are ${code('smvp')}, ${code('smvp_combine')} where present, ${code('reduce')} and ${code('fold')}.*`, '');
+    }
+    if (!perDevice.length) out.push(noCurrent);
+    emit('gpu-msm-floor.md', out.join('\n'));
+  }
+
+  /** Current files first; if none has what `has` asks for, the newest experiment that does. */
+  function currentOrNewest(has) {
+    const cur = current.filter(has);
+    if (cur.length) return { files: cur, fallback: false };
+    const exp = files.filter((f) => f.experiment && has(f))
+      .sort((a, b) => String(b.date).localeCompare(String(a.date)) || String(b.commit).localeCompare(String(a.commit)));
+    return { files: exp.slice(0, 1), fallback: exp.length > 0 };
+  }
+  const describe = ({ files: fs, fallback }) => `${fallback ? 'The current result files have none of these runs yet; these are from the experiment ' : 'Data: '}`
+    + `${fs.map((f) => `${code(`benches/results/${f.file}`)} (commit ${f.commit})`).join(', ')}.`;
+
+  // --- non-uniform scalars against uniform ones ---
+  {
+    const pick = currentOrNewest((f) => f.rows.some((r) => r.pattern !== 'uniform' && r.edit === 'none'));
+    const out = [];
+    const rowsOut = [];
+    for (const f of pick.files) {
+      const pool = [...f.rows, ...(f.experiment ? [] : current.filter((g) => g.device === f.device).flatMap((g) => g.rows))];
+      for (const r of f.rows.filter((x) => x.pattern !== 'uniform' && x.edit === 'none')) {
+        const peers = pool.filter((u) => u.pattern === 'uniform' && u.edit === 'none' && u.curve === r.curve && u.n === r.n && u.limb === r.limb);
+        const u = peers.length ? plain(peers) : null;
+        rowsOut.push([curveName(r.curve), pow2(r.logN), `${r.limb}`, code(r.pattern), `${ms(r.median)}${r.verified ? '' : ' ✘'}`,
+          u ? ms(u.median) : '—', u ? `${ratio(r.median / u.median)}×` : '—',
+          u ? (r.median <= 1.5 * u.median ? '✔ ≤ 1.5×' : '✘ > 1.5×') : '—']);
+      }
+    }
+    if (rowsOut.length) {
+      out.push(table(['Curve', 'n', 'limb bits', 'scalars', 'median (ms)', 'uniform, same n and width (ms)', 'ratio', 'issue 7 bound'], rowsOut), '');
+      out.push(`*${code('small')}: 90% of the scalars below 2^10, the rest uniform; ${code('equal')}: every scalar drawn from a pool of 64. ${describe(pick)}*`);
+    } else out.push('*No run with non-uniform scalars is committed yet.*');
+    emit('gpu-msm-patterns.md', out.join('\n'));
+  }
+
+  // --- SMVP chunk size sweeps (several K at one configuration), one table per file that has one:
+  // results/chunks-<file>.md, so that a chapter can cite the sweep of a given experiment ---
+  for (const f of files) {
+    const groups = {};
+    for (const r of f.rows.filter((x) => x.edit === 'none' && Number.isFinite(x.chunk))) {
+      (groups[`${r.curve}|${r.n}|${r.limb}|${r.pattern}`] ??= []).push(r);
+    }
+    const sweeps = Object.values(groups).filter((g) => unique(g.map((r) => r.chunk)).length > 1);
+    if (!sweeps.length) continue;
+    const out = [];
+    for (const g of sweeps) {
+      const r0 = g[0];
+      const stages = stageOrder(g).filter((st) => st.startsWith('smvp'));
+      const rowsOut = [...g].sort((a, b) => a.chunk - b.chunk || a.name.length - b.name.length).map((r) => [`${r.chunk}`,
+        `${r.levels ?? '—'}`, ...stages.map((st) => ms(stageMs(r, st))), `${ms(r.median)}${r.verified ? '' : ' ✘'}`]);
+      out.push(`**${curveName(r0.curve)}, ${pow2(r0.logN)}, ${r0.limb}-bit limbs, ${r0.pattern} scalars, ${f.device}**`, '',
+        table(['K (entries per invocation)', 'SMVP passes', ...stages.map((st) => `${code(st)} (ms)`), 'whole MSM (ms)'], rowsOut), '');
+    }
+    out.push(`*Milliseconds of the median run. Data: ${code(`benches/results/${f.file}`)} (commit ${f.commit}).*`);
+    emit(`chunks-${basename(f.file, '.json')}.md`, out.join('\n'));
+  }
+
+  // --- the ledger: what each change was expected to do and what it did ---
+  const ledgerDoc = optionalJson(resolve(root, 'benches/experiments.json')) ?? { entries: [] };
+  /** The row a ledger side names, or why there is none. */
+  function locate(side, at) {
+    if (!side?.file) return { missing: 'not measured yet' };
+    const f = byName[side.file];
+    if (!f) return { missing: `not measured yet (no ${code(side.file)})` };
+    const rows = f.rows.filter((r) => r.curve === at.curve && r.logN === at.log_n && r.pattern === (side.pattern ?? 'uniform')
+      && r.edit === (side.edit ?? 'none') && (at.limb_bits === undefined || r.limb === at.limb_bits));
+    if (!rows.length) return { missing: `not measured yet (no matching run in ${code(side.file)})` };
+    if (side.requires_stage && !rows.some((r) => stageMs(r, side.requires_stage) !== null)) {
+      return { missing: `awaiting the next run (${code(side.file)}, commit ${f.commit}, predates this change)` };
+    }
+    // The plain run of each limb width, then the fastest of those.
+    const widths = unique(rows.map((r) => r.limb));
+    return { row: fastest(widths.map((w) => plain(rows.filter((r) => r.limb === w)))), file: f };
+  }
+  const ledger = (ledgerDoc.entries ?? []).map((e) => {
+    const at = e.measure ?? {};
+    const before = locate(e.before, at);
+    const after = locate(e.after, at);
+    const where = `${curveName(at.curve)}, ${pow2(at.log_n)}`;
+    let measured;
+    let change = '—';
+    if (after.row) {
+      const a = after.row;
+      const b = before.row;
+      const pair = (x, y) => (b ? `${ms(x)} → ${ms(y)}` : ms(y));
+      const parts = [`whole MSM ${pair(b?.median, a.median)} ms`];
+      for (const st of at.stages ?? []) {
+        const x = b ? stageMs(b, st) : null;
+        const y = stageMs(a, st);
+        if (x !== null || y !== null) parts.push(`${code(st)} ${b ? `${ms(x)} → ${ms(y)}` : ms(y)} ms`);
+      }
+      const widths = b && b.limb !== a.limb ? `${b.limb}- → ${a.limb}-bit` : `${a.limb}-bit`;
+      measured = `${where}, ${widths}: ${parts.join('; ')} (commit ${after.file.commit}${a.verified ? '' : ', result wrong by design: timing only'})`;
+      if (b) {
+        const x = b.median / a.median;
+        change = Math.abs(x - 1) < 0.03 ? 'unchanged (within 3%)' : x >= 1 ? `${ratio(x)}× faster` : `${ratio(1 / x)}× slower`;
+      }
+    } else measured = `${where}: ${after.missing}`;
+    return { id: e.id, title: e.title, commit: e.commit ?? null, changed: e.changed, expected: e.expected, measured, change,
+      paid: e.paid ?? null, before: before.row ? { file: before.file.file, median: before.row.median } : null,
+      after: after.row ? { file: after.file.file, median: after.row.median, verified: after.row.verified, commit: after.file.commit } : null,
+      at };
+  });
+  {
+    const cell = (s) => String(s ?? '—').replaceAll('|', '\\|').replaceAll('\n', ' ');
+    const rowsOut = ledger.map((e) => [`**${cell(e.title)}**${e.commit ? ` (${e.commit})` : ''}`, cell(e.changed), cell(e.expected), cell(e.measured), e.change]);
+    const out = [table(['Step', 'What changed', 'Expected beforehand', 'Measured (before → after)', 'Whole MSM'], rowsOut), ''];
+    const used = unique(ledger.flatMap((e) => [e.before?.file, e.after?.file]).filter(Boolean));
+    out.push(`*From ${code('benches/experiments.json')} (steps, expectations) and ${used.map((f) => code(`benches/results/${f}`)).join(', ')}; `
+      + 'where a step names no limb width, each side shows its fastest.*');
+    emit('gpu-msm-ledger.md', out.join('\n'));
+  }
+
+  // --- every GPU MSM file and what it is ---
+  {
+    const cell = (s) => String(s ?? '').replaceAll('|', '\\|').replaceAll('\n', ' ');
+    const rowsOut = files.map((f) => [code(f.file), f.experiment ? 'experiment' : 'current', f.commit, f.date, f.device, `${f.rows.length}`,
+      f.rows.every((r) => r.verified) ? '✔' : `${f.rows.filter((r) => !r.verified).length} ✘`, cell(f.about) || '—']);
+    emit('gpu-msm-files.md', table(['File', 'Role', 'Commit', 'Date', 'Device', 'Runs', 'Verified', 'What it is'], rowsOut));
+  }
+
+  // --- the data the chapter's charts draw ---
+  const chartRow = (r) => ({ n: r.n, log_n: r.logN, ms: r.median, min: r.min, max: r.max, limb_bits: r.limb, window_bits: r.c ?? null, verified: r.verified });
+  const timelineAt = ledger.find((e) => e.after)?.at;
+  const data = {
+    generated_by: 'wasm-demo/bench/tables.js',
+    curves: Object.fromEntries(allCurves.map((c) => [c, curveName(c)])),
+    devices: perDevice.map((d) => ({
+      device: d.device,
+      files: d.files.map((f) => ({ file: f.file, commit: f.commit, date: f.date })),
+      curves: Object.fromEntries(Object.entries(d.scaling).map(([curve, s]) => [curve, {
+        series: s.series.map((x) => ({ label: `ours, ${d.device}, ${x.limb}-bit limbs`, limb_bits: x.limb, points: x.points.map(chartRow) })),
+        best: s.best.map((r) => ({ ...chartRow(r), segments: breakdown(r) })),
+      }])),
+    })),
+    anchors: unique(anchorFigures.map(anchorKey)).map((k) => {
+      const fs = anchorFigures.filter((f) => anchorKey(f) === k);
+      return { source: fs[0].source, device: fs[0].device, label: anchorLabel(fs[0]), url: sources[fs[0].source]?.url ?? null,
+        approximate: fs.some((f) => f.approximate), points: fs.map((f) => ({ curve: f.curve, log_n: f.log_n, n: 2 ** f.log_n, ms: f.ms })) };
+    }),
+    targets: targets.map((t) => ({ curve: t.curve, log_n: t.log_n, n: 2 ** t.log_n, ms: t.ms })),
+    // The ledger's steps measured at the configuration of its first measured step, for the history chart.
+    timeline: timelineAt ? {
+      curve: timelineAt.curve, log_n: timelineAt.log_n,
+      // Steps measured by the same run (one file, one median) share one bar.
+      steps: ledger.filter((e) => e.after && e.at.curve === timelineAt.curve && e.at.log_n === timelineAt.log_n)
+        .reduce((acc, e) => {
+          const last = acc[acc.length - 1];
+          if (last && last.file === e.after.file && last.ms === e.after.median) last.title += ` + ${e.title}`;
+          else acc.push({ id: e.id, title: e.title, file: e.after.file, ms: e.after.median, timing_only: !e.after.verified, commit: e.after.commit });
+          return acc;
+        }, []),
+    } : null,
+  };
+  writeFileSync(resolve(dataDir, 'gpu-msm.json'), `${JSON.stringify(data, null, 1)}\n`);
+  for (const [name, text] of Object.entries(written)) writeFileSync(resolve(tablesDir, name), text);
+}
