@@ -421,7 +421,7 @@ for (const [suite, { text }] of Object.entries(newest)) writeFileSync(resolve(ou
   for (const f of files) {
     const groups = {};
     for (const r of f.rows.filter((x) => x.edit === 'none' && Number.isFinite(x.chunk))) {
-      (groups[`${r.curve}|${r.n}|${r.limb}|${r.pattern}`] ??= []).push(r);
+      (groups[`${r.curve}|${r.n}|${r.limb}|${r.pattern}|${r.c}`] ??= []).push(r);
     }
     const sweeps = Object.values(groups).filter((g) => unique(g.map((r) => r.chunk)).length > 1);
     if (!sweeps.length) continue;
@@ -436,6 +436,40 @@ for (const [suite, { text }] of Object.entries(newest)) writeFileSync(resolve(ou
     }
     out.push(`*Milliseconds of the median run. Data: ${code(`benches/results/${f.file}`)} (commit ${f.commit}).*`);
     emit(`chunks-${basename(f.file, '.json')}.md`, out.join('\n'));
+  }
+
+  // --- window size sweeps (several c at one configuration), from the current files, else the
+  // newest experiment that has one ---
+  {
+    const sweeps = (f) => {
+      const groups = {};
+      for (const r of f.rows.filter((x) => x.edit === 'none' && Number.isFinite(x.c))) {
+        (groups[`${r.curve}|${r.n}|${r.limb}|${r.pattern}`] ??= []).push(r);
+      }
+      return Object.values(groups).filter((g) => unique(g.map((r) => r.c)).length > 1);
+    };
+    const pick = currentOrNewest((f) => sweeps(f).length > 0);
+    const out = [];
+    for (const f of pick.files) {
+      for (const g of sweeps(f)) {
+        const r0 = g[0];
+        const b = R_BITS[r0.curve];
+        const byC = unique(g.map((r) => r.c)).sort(byNumber).map((c) => plain(g.filter((r) => r.c === c)));
+        const base = plain(g);
+        const rowsOut = byC.map((r) => {
+          const W = b ? Math.ceil((b + 1) / r.c) : null;
+          const products = W ? MIXED_ADD_PRODUCTS * r.n * W + GENERAL_ADD_PRODUCTS * W * 2 ** r.c : null;
+          return [`${r.c}${r === base ? ' (plan)' : ''}`, W ?? '—', products ? products.toExponential(2) : '—',
+            ms(stageMs(r, 'smvp')), ms(stageMs(r, 'reduce')), `${ms(r.median)}${r.verified ? '' : ' ✘'}`,
+            `${ratio(r.median / base.median)}×`];
+        });
+        out.push(`**${curveName(r0.curve)}, ${pow2(r0.logN)}, ${r0.limb}-bit limbs, ${r0.pattern} scalars, ${f.device}**`, '',
+          table(['window c', 'W', 'products (count above)', `${code('smvp')} (ms)`, `${code('reduce')} (ms)`, 'whole MSM (ms)', '÷ the plan\'s window'], rowsOut), '');
+      }
+    }
+    if (out.length) out.push(`*Milliseconds of the median run; "(plan)" marks the window the plan chose. ${describe(pick)}*`);
+    else out.push('*No run with the window size forced to several values is committed yet.*');
+    emit('gpu-msm-windows.md', out.join('\n'));
   }
 
   // --- the ledger: what each change was expected to do and what it did ---
