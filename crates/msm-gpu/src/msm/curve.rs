@@ -79,6 +79,7 @@ pub fn shader_source(curve: GpuCurve, constants: &LimbConstants) -> Result<Strin
     let mut values = field_constants(constants);
     values.push(("WORKGROUP_SIZE", WORKGROUP_SIZE.to_string()));
     values.push(("COORD_WORDS", curve.coord_words().to_string()));
+    values.push(("POINT_ACCESSORS", point_accessors()));
     let list = |words: Vec<u32>| words.iter().map(|w| format!("{w}u")).collect::<Vec<_>>().join(", ");
     values.push(("P_WORDS", list(super::words32(&curve.base_field().params().modulus, curve.coord_words()))));
     values.push(("R_WORDS", list(super::words32(&curve.scalar_modulus(), 8))));
@@ -90,6 +91,22 @@ pub fn shader_source(curve: GpuCurve, constants: &LimbConstants) -> Result<Strin
     };
     let source = wgsl::render(&format!("{FIELD_FUNCTIONS}\n{curve_src}\n{MSM_STAGES}"), &values)?;
     Ok(wgsl::unroll_fixed_loops(&source, constants.limbs))
+}
+
+/// WGSL functions that read and write a `Point` (four coordinates of NUM_LIMBS limbs) at an index of
+/// the bucket, partial-sum and head-slot buffers.
+fn point_accessors() -> String {
+    let read = |name: &str, buffer: &str| {
+        format!(
+            "fn read_{name}(index: u32) -> Point {{\n    var c: array<Big, 4>;\n    for (var k = 0u; k < 4u; k++) {{\n        for (var l = 0u; l < NUM_LIMBS; l++) {{\n            c[k][l] = {buffer}[index * POINT_WORDS + k * NUM_LIMBS + l];\n        }}\n    }}\n    return point_pack(c);\n}}\n"
+        )
+    };
+    let write = |name: &str, buffer: &str| {
+        format!(
+            "fn write_{name}(index: u32, p: Point) {{\n    let c = point_unpack(p);\n    for (var k = 0u; k < 4u; k++) {{\n        for (var l = 0u; l < NUM_LIMBS; l++) {{\n            {buffer}[index * POINT_WORDS + k * NUM_LIMBS + l] = c[k][l];\n        }}\n    }}\n}}\n"
+        )
+    };
+    [read("bucket", "buckets"), write("bucket", "buckets"), read("partial", "partials"), write("partial", "partials"), read("head", "heads_in"), write("head", "heads_out")].join("\n")
 }
 
 /// 2d of Ed-on-BLS12-377 in the shader's Montgomery form (R = 2^(w·limbs)), as a WGSL list.
