@@ -109,7 +109,9 @@ async function hydrate(root) {
       root.dataset.verified = String(result.verified);
       root.dataset.state = 'done';
       progress.value = 1;
-      status.textContent = result.verified ? '✔ Verified against the reference.' : '✘ NOT verified: see the rows marked ✘.';
+      // `unavailable`: the widget could not run here at all (e.g. no WebGPU); its view says why.
+      status.textContent = result.unavailable ? `Not run: ${result.unavailable}.`
+        : result.verified ? '✔ Verified against the reference.' : '✘ NOT verified: see the rows marked ✘.';
       exportBar.hidden = false;
       return result;
     } catch (e) {

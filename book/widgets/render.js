@@ -1,5 +1,6 @@
-// Draws a widget's view — { message?, tables: [{caption, columns, rows}], chart?: {...} } — and
-// exports it as Markdown. Charts use Chart.js, served with the book (window.Chart).
+// Draws a widget's view — { message?, links?: [{text, href}], tables: [{caption, columns, rows}],
+// chart?: {..., stacked?, series: [{label, data, color?}]} } — and exports it as Markdown. Links follow the message (relative hrefs
+// resolve against the chapter page). Charts use Chart.js, served with the book (window.Chart).
 const charts = new WeakMap();
 
 function table({ caption, columns, rows }) {
@@ -19,10 +20,15 @@ function table({ caption, columns, rows }) {
 export function renderOutput(container, view) {
   charts.get(container)?.destroy();
   container.replaceChildren();
-  if (view.message) {
+  if (view.message || view.links?.length) {
     const p = document.createElement('p');
     p.className = 'fm-message';
-    p.textContent = view.message;
+    p.textContent = view.message ?? '';
+    (view.links ?? []).forEach(({ text, href }) => {
+      const a = document.createElement('a');
+      Object.assign(a, { href, textContent: text });
+      p.append(' ', a);
+    });
     container.append(p);
   }
   (view.tables ?? []).forEach((t) => container.append(table(t)));
@@ -32,16 +38,19 @@ export function renderOutput(container, view) {
     const canvas = document.createElement('canvas');
     box.append(canvas);
     container.append(box);
-    const { title, labels, series, logScale, yLabel } = view.chart;
+    const { title, labels, series, logScale, yLabel, stacked = false } = view.chart;
     charts.set(container, new window.Chart(canvas, {
       type: 'bar',
-      data: { labels, datasets: series.map((s) => ({ label: s.label, data: s.data })) },
+      data: { labels, datasets: series.map((s) => ({ label: s.label, data: s.data, ...(s.color && { backgroundColor: s.color }) })) },
       options: {
         responsive: true,
         maintainAspectRatio: false,
         animation: false,
         plugins: { title: { display: !!title, text: title } },
-        scales: { y: { type: logScale ? 'logarithmic' : 'linear', title: { display: !!yLabel, text: yLabel } } },
+        scales: {
+          x: { stacked },
+          y: { stacked, type: logScale ? 'logarithmic' : 'linear', title: { display: !!yLabel, text: yLabel } },
+        },
       },
     }));
   }
@@ -53,7 +62,9 @@ export function toMarkdown(result, view) {
   const lines = [`**${result.suite}** — ${result.device?.name ?? 'unknown device'}`
     + ` (${result.device?.backend ?? ''}), ${result.device?.browser ?? ''}`,
   `commit ${result.commit}, ${result.date}, verified: ${result.verified ? 'yes' : 'NO'}`, ''];
-  if (view.message) lines.push(view.message, '');
+  if (view.message || view.links?.length) {
+    lines.push([view.message, ...(view.links ?? []).map((l) => `[${l.text}](${l.href})`)].filter(Boolean).join(' '), '');
+  }
   for (const t of view.tables ?? []) {
     if (t.caption) lines.push(`*${t.caption}*`, '');
     lines.push(`| ${t.columns.map(escapeCell).join(' | ')} |`, `|${t.columns.map(() => '---').join('|')}|`);

@@ -1,5 +1,6 @@
 //! The adapter report for the capability widget, from wgpu's WebGPU backend.
 
+use fastmsm_gpu::AdapterReport;
 use serde::Serialize;
 
 #[derive(Serialize)]
@@ -29,26 +30,28 @@ pub struct Limit {
     pub webgpu_default: u64,
 }
 
+impl From<AdapterReport> for Adapter {
+    fn from(r: AdapterReport) -> Self {
+        Adapter {
+            name: r.name,
+            backend: r.backend,
+            device_type: r.device_type,
+            limits: r
+                .limits
+                .into_iter()
+                .map(|(name, value, webgpu_default)| Limit { name, value, webgpu_default })
+                .collect(),
+            subgroup_min_size: r.subgroup_sizes.0,
+            subgroup_max_size: r.subgroup_sizes.1,
+            shader_f16: r.shader_f16,
+            timestamp_query: r.timestamp_query,
+        }
+    }
+}
+
 pub async fn probe() -> Capabilities {
     match fastmsm_gpu::context::probe().await {
-        Ok(r) => Capabilities {
-            webgpu: true,
-            error: None,
-            adapter: Some(Adapter {
-                name: r.name,
-                backend: r.backend,
-                device_type: r.device_type,
-                limits: r
-                    .limits
-                    .into_iter()
-                    .map(|(name, value, webgpu_default)| Limit { name, value, webgpu_default })
-                    .collect(),
-                subgroup_min_size: r.subgroup_sizes.0,
-                subgroup_max_size: r.subgroup_sizes.1,
-                shader_f16: r.shader_f16,
-                timestamp_query: r.timestamp_query,
-            }),
-        },
+        Ok(r) => Capabilities { webgpu: true, error: None, adapter: Some(r.into()) },
         Err(e) => Capabilities { webgpu: false, error: Some(e.to_string()), adapter: None },
     }
 }

@@ -31,12 +31,12 @@ use wasm_bindgen::prelude::*;
 
 use crate::to_js;
 
-fn err(message: impl core::fmt::Display) -> JsValue {
+pub(crate) fn err(message: impl core::fmt::Display) -> JsValue {
     js_sys::Error::new(&message.to_string()).into()
 }
 
 /// Lowercase big-endian hex, `0x` prefix, no leading zeros (`0x0` for zero).
-fn hex(x: &[u64]) -> String {
+pub(crate) fn hex(x: &[u64]) -> String {
     let mut s = String::from("0x");
     let mut started = false;
     for w in x.iter().rev() {
@@ -70,7 +70,7 @@ pub const VARIANTS: [&str; 7] = [
 // ---- seeded inputs ---------------------------------------------------------------------------
 
 /// SplitMix64 (Steele, Lea, Flood 2014): a tiny seeded generator, the same in every browser.
-struct SplitMix64(u64);
+pub(crate) struct SplitMix64(u64);
 
 impl SplitMix64 {
     fn next(&mut self) -> u64 {
@@ -106,7 +106,7 @@ impl SplitMix64 {
 // ---- one curve: our group paired with arkworks' --------------------------------------------
 
 /// What the widget needs from a curve: our group, arkworks' group, and conversions.
-trait Pair: 'static {
+pub(crate) trait Pair: 'static {
     type Ours: MsmGroup + Radix30Group + CountableGroup;
     type Ark: CurveGroup + VariableBaseMSM<MulBase = <Self::Ark as CurveGroup>::Affine>;
     /// arkworks' affine point as ours (through canonical integers).
@@ -129,7 +129,7 @@ fn fe<F: PrimeField, A: ArkPrimeField>(a: &A) -> F {
     F::from_canonical(&canonical(a)).expect("an arkworks element is below p")
 }
 
-struct SwPair<G, P>(core::marker::PhantomData<(G, P)>);
+pub(crate) struct SwPair<G, P>(core::marker::PhantomData<(G, P)>);
 
 impl<C, P> Pair for SwPair<sw::Xyzz<C>, P>
 where
@@ -154,7 +154,7 @@ where
     }
 }
 
-struct TePair;
+pub(crate) struct TePair;
 
 impl Pair for TePair {
     type Ours = EdBls12_377G;
@@ -171,12 +171,12 @@ impl Pair for TePair {
     }
 }
 
-type Bn254Pair = SwPair<Bn254G1, ark_bn254::g1::Config>;
-type Bls377Pair = SwPair<Bls12_377G1, ark_bls12_377::g1::Config>;
-type Bls381Pair = SwPair<Bls12_381G1, ark_bls12_381::g1::Config>;
+pub(crate) type Bn254Pair = SwPair<Bn254G1, ark_bn254::g1::Config>;
+pub(crate) type Bls377Pair = SwPair<Bls12_377G1, ark_bls12_377::g1::Config>;
+pub(crate) type Bls381Pair = SwPair<Bls12_381G1, ark_bls12_381::g1::Config>;
 
-type ArkScalar<P> = <<P as Pair>::Ark as ark_ec::PrimeGroup>::ScalarField;
-type ArkAffine<P> = <<P as Pair>::Ark as CurveGroup>::Affine;
+pub(crate) type ArkScalar<P> = <<P as Pair>::Ark as ark_ec::PrimeGroup>::ScalarField;
+pub(crate) type ArkAffine<P> = <<P as Pair>::Ark as CurveGroup>::Affine;
 type OurAffine<P> = <<P as Pair>::Ours as Group>::Affine;
 
 /// One seeded input in both libraries' types.
@@ -187,22 +187,54 @@ struct Inputs<P: Pair> {
     scalars: Vec<Scalar>,
 }
 
+/// The seeded input in arkworks' types (and the scalars as ours), as the gpu-msm widget also uses
+/// it; `logs[i]` is the discrete logarithm of `ark_points[i]` to the generator, when asked for.
+pub(crate) struct ArkInputs<P: Pair> {
+    pub ark_points: Vec<ArkAffine<P>>,
+    pub ark_scalars: Vec<ArkScalar<P>>,
+    pub scalars: Vec<Scalar>,
+    pub logs: Option<Vec<ArkScalar<P>>>,
+}
+
+fn ark_scalar<P: Pair>(k: &Scalar) -> ArkScalar<P> {
+    let mut b = <ArkScalar<P> as ArkPrimeField>::BigInt::default();
+    b.as_mut()[..4].copy_from_slice(k);
+    ArkScalar::<P>::from_bigint(b).expect("below r")
+}
+
 /// Points: a random walk P_{i+1} = P_i + B_{j(i)} over 16 random multiples B_j of the generator,
 /// in arkworks' projective coordinates, then one batch normalisation to affine (n additions and
-/// one inversion, instead of n scalar multiplications). Scalars: uniform below r.
-fn draw<P: Pair>(n: usize, seed: u64, progress: &dyn Fn(f64, &str)) -> Inputs<P> {
+/// one inversion, instead of n scalar multiplications). Scalars: uniform below r. With `logs`,
+/// the walk's discrete logarithms are summed alongside (one scalar-field addition per point).
+pub(crate) fn draw_ark<P: Pair>(
+    n: usize,
+    seed: u64,
+    logs: bool,
+    progress: &dyn Fn(f64, &str),
+) -> ArkInputs<P> {
     let mut rng = SplitMix64(seed);
     let r = <P::Ours as MsmGroup>::SCALAR_MODULUS;
     let g = <P::Ark as ark_ec::PrimeGroup>::generator();
-    let steps: Vec<ArkAffine<P>> = (0..16)
-        .map(|_| g.mul_bigint(rng.scalar_below(&r)).into_affine())
+    let step_logs: Vec<Scalar> = (0..16).map(|_| rng.scalar_below(&r)).collect();
+    let steps: Vec<ArkAffine<P>> = step_logs
+        .iter()
+        .map(|b| g.mul_bigint(b).into_affine())
         .collect();
-    let mut acc = g.mul_bigint(rng.scalar_below(&r));
+    let step_logs: Vec<ArkScalar<P>> = step_logs.iter().map(ark_scalar::<P>).collect();
+    let start = rng.scalar_below(&r);
+    let mut acc = g.mul_bigint(start);
+    let mut acc_log = ark_scalar::<P>(&start);
     let mut proj = Vec::with_capacity(n);
+    let mut point_logs = Vec::with_capacity(if logs { n } else { 0 });
     let chunk = (n / 8).max(1);
     for i in 0..n {
-        acc += steps[(rng.next() % 16) as usize];
+        let j = (rng.next() % 16) as usize;
+        acc += steps[j];
         proj.push(acc);
+        if logs {
+            acc_log += step_logs[j];
+            point_logs.push(acc_log);
+        }
         if i % chunk == chunk - 1 {
             progress(0.6 * (i + 1) as f64 / n as f64, "drawing points");
         }
@@ -211,14 +243,22 @@ fn draw<P: Pair>(n: usize, seed: u64, progress: &dyn Fn(f64, &str)) -> Inputs<P>
     drop(proj);
     progress(0.7, "drawing scalars");
     let scalars: Vec<Scalar> = (0..n).map(|_| rng.scalar_below(&r)).collect();
-    let ark_scalars = scalars
-        .iter()
-        .map(|k| {
-            let mut b = <ArkScalar<P> as ArkPrimeField>::BigInt::default();
-            b.as_mut()[..4].copy_from_slice(k);
-            ArkScalar::<P>::from_bigint(b).expect("below r")
-        })
-        .collect();
+    let ark_scalars = scalars.iter().map(ark_scalar::<P>).collect();
+    ArkInputs {
+        ark_points,
+        ark_scalars,
+        scalars,
+        logs: logs.then_some(point_logs),
+    }
+}
+
+fn draw<P: Pair>(n: usize, seed: u64, progress: &dyn Fn(f64, &str)) -> Inputs<P> {
+    let ArkInputs {
+        ark_points,
+        ark_scalars,
+        scalars,
+        ..
+    } = draw_ark::<P>(n, seed, false, progress);
     progress(0.85, "converting points");
     let points = ark_points.iter().map(P::ours).collect();
     Inputs {
@@ -390,7 +430,7 @@ struct CountResult {
     stats: Option<Stats>,
 }
 
-fn xy_hex(xy: Option<([u64; 6], [u64; 6])>) -> (Option<String>, Option<String>) {
+pub(crate) fn xy_hex(xy: Option<([u64; 6], [u64; 6])>) -> (Option<String>, Option<String>) {
     match xy {
         None => (None, None),
         Some((x, y)) => (Some(hex(&x)), Some(hex(&y))),

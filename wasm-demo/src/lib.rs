@@ -1,6 +1,10 @@
 //! wasm-bindgen entry points for the book's widgets. Each export is called from the widget worker
 //! (book/widgets/worker.js) and returns plain JS objects; all computation lives in the crates.
 
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use fastmsm_gpu::GpuContext;
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
@@ -11,9 +15,40 @@ pub use cpu_msm::*;
 // The mont-bench widget: chained Montgomery multiplications vs ark-ff (also built with relaxed SIMD).
 mod mont_bench;
 pub use mont_bench::*;
+// The gpu-msm widget: the whole GPU MSM on the reader's GPU, checked on the CPU in this module.
+mod gpu_msm;
+pub use gpu_msm::*;
 // The wgsl-mont widget: WGSL Montgomery-product throughput per limb width on the reader's GPU.
 mod wgsl_mont;
 pub use wgsl_mont::*;
+
+thread_local! {
+    // One device per worker, shared by the GPU widgets: opening a WebGPU device costs far more
+    // than a small run.
+    static CONTEXT: RefCell<Option<Rc<GpuContext>>> = const { RefCell::new(None) };
+}
+
+pub(crate) async fn gpu_context() -> Result<Rc<GpuContext>, JsValue> {
+    if let Some(ctx) = CONTEXT.with(|c| c.borrow().clone()) {
+        return Ok(ctx);
+    }
+    let ctx = Rc::new(GpuContext::new().await.map_err(|e| JsValue::from_str(&e.to_string()))?);
+    CONTEXT.with(|c| *c.borrow_mut() = Some(ctx.clone()));
+    Ok(ctx)
+}
+
+/// Drops the worker's device, so that the next GPU run opens a fresh one (after a device loss).
+pub(crate) fn forget_gpu_context() {
+    CONTEXT.with(|c| c.borrow_mut().take());
+}
+
+/// performance.now() of the worker's global scope, in seconds.
+pub(crate) fn now_seconds() -> f64 {
+    let global = js_sys::global();
+    let performance = js_sys::Reflect::get(&global, &"performance".into()).expect("performance exists");
+    let now: js_sys::Function = js_sys::Reflect::get(&performance, &"now".into()).expect("now exists").into();
+    now.call0(&performance).expect("performance.now()").as_f64().expect("a number") / 1000.0
+}
 
 /// Serialises a result for JS, keeping maps as plain objects.
 fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsValue> {

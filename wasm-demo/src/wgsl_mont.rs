@@ -4,7 +4,6 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use fastmsm_gpu::GpuContext;
 use fastmsm_gpu::bench::chain_throughput;
 use fastmsm_gpu::field::FieldKernelCache;
 use fastmsm_mont::Field;
@@ -12,27 +11,8 @@ use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
 thread_local! {
-    // One device per worker: opening a WebGPU device costs far more than a small benchmark run.
-    static CONTEXT: RefCell<Option<Rc<GpuContext>>> = const { RefCell::new(None) };
     // Pipelines are compiled once per (field, width) and reused by later runs.
     static KERNELS: Rc<RefCell<FieldKernelCache>> = Rc::new(RefCell::new(FieldKernelCache::default()));
-}
-
-async fn context() -> Result<Rc<GpuContext>, JsValue> {
-    if let Some(ctx) = CONTEXT.with(|c| c.borrow().clone()) {
-        return Ok(ctx);
-    }
-    let ctx = Rc::new(GpuContext::new().await.map_err(|e| JsValue::from_str(&e.to_string()))?);
-    CONTEXT.with(|c| *c.borrow_mut() = Some(ctx.clone()));
-    Ok(ctx)
-}
-
-fn now_seconds() -> f64 {
-    // performance.now() of the worker's global scope, in seconds.
-    let global = js_sys::global();
-    let performance = js_sys::Reflect::get(&global, &"performance".into()).expect("performance exists");
-    let now: js_sys::Function = js_sys::Reflect::get(&performance, &"now".into()).expect("now exists").into();
-    now.call0(&performance).expect("performance.now()").as_f64().expect("a number") / 1000.0
 }
 
 #[derive(Serialize)]
@@ -56,11 +36,11 @@ pub async fn wgsl_mont_bench(field: String, limb_bits: u32, threads: usize, iter
         .into_iter()
         .find(|f| f.name() == field)
         .ok_or_else(|| JsValue::from_str(&format!("unknown field {field}")))?;
-    let ctx = context().await?;
+    let ctx = crate::gpu_context().await?;
     // The worker runs one task at a time, so holding the cache across the await cannot conflict.
     let kernels = KERNELS.with(Rc::clone);
     let mut cache = kernels.borrow_mut();
-    let r = chain_throughput(&ctx, &mut cache, field, limb_bits, fastmsm_gpu::field::WORKGROUP_SIZE, threads, iterations, reps, 16, &now_seconds)
+    let r = chain_throughput(&ctx, &mut cache, field, limb_bits, fastmsm_gpu::field::WORKGROUP_SIZE, threads, iterations, reps, 16, &crate::now_seconds)
         .await
         .map_err(|e| JsValue::from_str(&e.to_string()))?;
     crate::to_js(&Run {

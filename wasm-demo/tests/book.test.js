@@ -41,6 +41,25 @@ async function visit(path) {
   return { page, problems };
 }
 
+/** As `visit`, in a browser context whose page and widget worker have no `navigator.gpu`. */
+async function visitWithoutWebGPU(path) {
+  const context = await browser.newContext();
+  const hide = 'Object.defineProperty(self.WorkerNavigator?.prototype ?? self.Navigator.prototype, "gpu", { get: () => undefined });';
+  await context.addInitScript(hide);
+  // Init scripts do not reach workers: prefix the worker module itself.
+  await context.route('**/widgets/worker.js', async (route) => {
+    const response = await route.fetch();
+    await route.fulfill({ response, body: `${hide}\n${await response.text()}` });
+  });
+  const page = await context.newPage();
+  const problems = [];
+  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  page.on('console', (m) => { if (m.type() === 'error') problems.push(`console error: ${m.text()}`); });
+  page.on('requestfailed', (r) => problems.push(`request failed: ${r.url()} (${r.failure()?.errorText})`));
+  await page.goto(server.url + path, { waitUntil: 'load' });
+  return { page, context, problems };
+}
+
 describe('every page of SUMMARY.md', () => {
   assert.ok(chapters.length >= 12, `SUMMARY.md lists ${chapters.length} chapters`);
   for (const chapter of chapters) {
@@ -202,5 +221,60 @@ describe('cpu-msm and signed-digits widgets', () => {
     assert.equal(view.tables.length, widget.quick.curve.length + 1, 'one table per curve, one of counts');
     assert.deepEqual(problems, []);
     await page.close();
+  });
+});
+
+// The GPU MSM widget on SwiftShader. The quick run (every-page test above) has the arkworks check on;
+// this one sets it below n, so the result rests on the discrete-log check alone, as for large n.
+describe('gpu-msm widget', () => {
+  test('MSM on WebGPU verified by discrete logs, stage chart, exports', async () => {
+    const { page, problems } = await visit('webgpu-msm.html');
+    await page.evaluate(() => window.fastmsmWidgets.ready);
+    const root = page.locator('.fastmsm-widget[data-widget="gpu-msm"]');
+    await root.locator('select[name="curve"]').selectOption('ed-on-bls12-377');
+    await root.locator('input[name="n"]').fill('2^9');
+    await root.locator('input[name="repetitions"]').fill('2');
+    await root.locator('input[name="cpu_check"]').fill('8');
+    await root.getByRole('button', { name: 'Run' }).click();
+    await page.waitForFunction(() => ['done', 'error'].includes(
+      document.querySelector('.fastmsm-widget[data-widget="gpu-msm"]').dataset.state), null, { timeout: 300_000 });
+    assert.equal(await root.getAttribute('data-state'), 'done', await root.locator('.fm-status').textContent());
+    await root.getByRole('button', { name: 'Copy as JSON' }).click();
+    const result = JSON.parse(await root.locator('.fm-exported').inputValue());
+    assert.equal(result.suite, 'gpu-msm');
+    assert.equal(result.verified, true);
+    const [r] = result.results;
+    assert.equal(r.params.n, 512);
+    assert.equal(r.samples, 2);
+    assert.equal(r.params.checks.discrete_log.equal, true);
+    assert.match(r.params.checks.arkworks.not_run, /above 2\^8/);
+    assert.ok(r.params.stages_ms_of_median_run.length >= 5, 'per-stage times');
+    assert.ok(r.params.stages_ms_of_median_run.every((s) => Number.isFinite(s.ms) && s.ms >= 0));
+    assert.ok(r.min > 0 && r.min <= r.median && r.median <= r.max);
+    assert.ok(result.device.name && result.adapter.limits.some((l) => l.name === 'maxStorageBufferBindingSize'));
+    assert.equal(await root.locator('canvas').count(), 1, 'stacked stage chart drawn');
+    assert.match(await root.locator('table.fm-table').first().textContent(), /not run \(n above 2\^8\)/);
+    await root.getByRole('button', { name: 'Copy as Markdown' }).click();
+    assert.match(await root.locator('.fm-exported').inputValue(), /\| ed-on-bls12-377 \| 2\^9 \|/);
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
+  test('without WebGPU it says so and links to the CPU MSM widget', async () => {
+    const { page, context, problems } = await visitWithoutWebGPU('webgpu-msm.html');
+    const runs = await page.evaluate(() => window.fastmsmWidgets.runAll({ quick: true }));
+    const { result } = runs.find((r) => r.widget === 'gpu-msm');
+    assert.equal(result.verified, false);
+    assert.match(result.unavailable, /no WebGPU/);
+    const root = page.locator('.fastmsm-widget[data-widget="gpu-msm"]');
+    assert.match(await root.locator('.fm-status').textContent(), /^Not run: no WebGPU/);
+    assert.match(await root.locator('.fm-message').textContent(), /cannot run on your GPU here/);
+    const link = root.locator('.fm-message a');
+    await link.click();
+    await page.waitForURL(/batch-affine\.html#count-it-yourself$/);
+    assert.equal(await page.locator('#count-it-yourself').count(), 1, 'the link lands on the CPU widget');
+    assert.equal(await page.locator('.fastmsm-widget[data-widget="cpu-msm"]').count(), 1);
+    assert.deepEqual(problems, []);
+    await context.close();
   });
 });

@@ -1,0 +1,391 @@
+//! Entry points of the `gpu-msm` widget (book/widgets/gpu-msm.js): the whole GPU MSM of
+//! fastmsm-gpu on the reader's WebGPU adapter, checked on the CPU in this same module.
+//!
+//! [`GpuMsmInput::new`] draws the cpu-msm widget's seeded input (`cpu_msm::draw_ark`: the same seed
+//! gives the same points and scalars) and keeps it packed for the GPU. Two CPU checks exist:
+//!
+//! * [`GpuMsmInput::arkworks`]: arkworks' `VariableBaseMSM` on the same input (seconds at 2^16 in
+//!   WebAssembly and more as n grows, so the widget runs it only up to a size the reader sets);
+//! * [`GpuMsmInput::by_discrete_logs`]: the input's points are a random walk over known multiples
+//!   of the generator G, so every Pᵢ = aᵢ·G with aᵢ known, and Σ kᵢ·Pᵢ = (Σ kᵢ·aᵢ mod r)·G exactly:
+//!   n scalar-field products and one scalar multiplication, in arkworks, at any n. The GPU never
+//!   sees the aᵢ, and the comparison is exact: a wrong GPU result passes only if it is that point.
+//!
+//! Pipelines are compiled once per (curve, limb width) and kept for later runs in this worker.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use ark_ec::{CurveGroup, PrimeGroup, VariableBaseMSM};
+use ark_ff::{PrimeField as ArkPrimeField, Zero};
+use fastmsm_gpu::GpuError;
+use fastmsm_gpu::msm::{GpuCurve, GpuMsm, MsmOptions, TimingSource, pack_points, pack_scalars};
+use serde::Serialize;
+use wasm_bindgen::prelude::*;
+
+use crate::cpu_msm::{
+    ArkInputs, ArkScalar, Bls377Pair, Bls381Pair, Bn254Pair, Pair, TePair, draw_ark, err, hex,
+    xy_hex,
+};
+use crate::{gpu_context, now_seconds, to_js};
+
+/// Largest input the widget draws: the inputs in both layouts stay within a few hundred MB of
+/// WebAssembly memory.
+const MAX_N: usize = 1 << 20;
+
+/// Limb width per curve when the reader leaves it on "auto": 15 bits was the fastest WGSL
+/// Montgomery product for each of the four base fields (BN254 Fq, BLS12-377 Fq, BLS12-381 Fq, and
+/// BLS12-377 Fr under Ed-on-BLS12-377) on the H200 (benches/results/wgsl-mont-nvidia-h200.json),
+/// and is the width `msm --backend gpu` uses.
+fn default_limb_bits(curve: GpuCurve) -> u32 {
+    match curve {
+        GpuCurve::Bn254 | GpuCurve::Bls12_377 | GpuCurve::Bls12_381 | GpuCurve::EdBls12_377 => 15,
+    }
+}
+
+thread_local! {
+    // Compiled stages per (curve, limb width): building the pipelines is the slow part of a run.
+    static PIPELINES: RefCell<HashMap<(GpuCurve, u32), Rc<GpuMsm>>> = RefCell::new(HashMap::new());
+}
+
+/// A failure of the GPU itself (not of the input) may mean the device is lost — a browser loses
+/// every device when its GPU process stops — so the device and its pipelines are dropped and the
+/// next run starts afresh instead of failing on the dead device forever.
+fn gpu_failure(e: GpuError) -> JsValue {
+    if !matches!(e, GpuError::Input(_) | GpuError::LimitExceeded { .. }) {
+        PIPELINES.with(|p| p.borrow_mut().clear());
+        crate::forget_gpu_context();
+        return err(format_args!(
+            "{e} (if the GPU device was lost, e.g. because the browser's GPU process stopped, the next run opens a new one)"
+        ));
+    }
+    err(e)
+}
+
+fn gpu_curve(name: &str) -> Result<GpuCurve, JsValue> {
+    GpuCurve::from_name(name).ok_or_else(|| {
+        err(format_args!(
+            "unknown curve {name:?}; one of {:?}",
+            GpuCurve::ALL.map(GpuCurve::name)
+        ))
+    })
+}
+
+fn limb_bits_for(curve: GpuCurve, limb_bits: u32) -> u32 {
+    if limb_bits == 0 {
+        default_limb_bits(curve)
+    } else {
+        limb_bits
+    }
+}
+
+/// The compiled MSM for (curve, width) and the seconds compiling took (`None`: already compiled).
+async fn pipelines(curve: GpuCurve, limb_bits: u32) -> Result<(Rc<GpuMsm>, Option<f64>), JsValue> {
+    if let Some(m) = PIPELINES.with(|p| p.borrow().get(&(curve, limb_bits)).cloned()) {
+        return Ok((m, None));
+    }
+    let ctx = gpu_context().await?;
+    let start = now_seconds();
+    let m = Rc::new(
+        GpuMsm::new(&ctx, curve, limb_bits)
+            .await
+            .map_err(gpu_failure)?,
+    );
+    let seconds = now_seconds() - start;
+    PIPELINES.with(|p| p.borrow_mut().insert((curve, limb_bits), m.clone()));
+    Ok((m, Some(seconds)))
+}
+
+#[derive(Serialize)]
+struct Compiled {
+    curve: &'static str,
+    limb_bits: u32,
+    /// Seconds spent compiling now; null when the pipelines were already compiled in this worker.
+    compile_seconds: Option<f64>,
+}
+
+/// Compiles the MSM stages for `curve` at `limb_bits` (0: the curve's default width), unless this
+/// worker already has them: `{curve, limb_bits, compile_seconds}`.
+#[wasm_bindgen]
+pub async fn gpu_msm_compile(curve: String, limb_bits: u32) -> Result<JsValue, JsValue> {
+    let curve = gpu_curve(&curve)?;
+    let limb_bits = limb_bits_for(curve, limb_bits);
+    let (_, compile_seconds) = pipelines(curve, limb_bits).await?;
+    to_js(&Compiled {
+        curve: curve.name(),
+        limb_bits,
+        compile_seconds,
+    })
+}
+
+/// The adapter the GPU widgets run on, with the limits that bound an MSM (as the capability widget
+/// reports them, but of the device actually opened).
+#[wasm_bindgen]
+pub async fn gpu_msm_adapter() -> Result<JsValue, JsValue> {
+    let ctx = gpu_context().await?;
+    to_js(&crate::capabilities::Adapter::from(ctx.report()))
+}
+
+/// A curve's seeded input: arkworks' types for the CPU checks, packed words for the GPU.
+trait Input {
+    fn n(&self) -> usize;
+    fn packed(&self) -> (&[u32], &[u32]);
+    /// `(x, y)` hex of arkworks' MSM on the input (`None` each for the identity).
+    fn arkworks(&self) -> (Option<String>, Option<String>);
+    /// `(x, y)` hex of (Σ kᵢ·aᵢ)·G.
+    fn by_discrete_logs(&self) -> (Option<String>, Option<String>);
+}
+
+struct Drawn<P: Pair> {
+    ark: ArkInputs<P>,
+    points: Vec<u32>,
+    scalars: Vec<u32>,
+}
+
+impl<P: Pair> Drawn<P> {
+    fn new(curve: GpuCurve, n: usize, seed: u64, progress: &dyn Fn(f64, &str)) -> Self {
+        let ark = draw_ark::<P>(n, seed, true, &|f, text| progress(0.8 * f, text));
+        progress(0.8, "packing the input for the GPU");
+        // The short-Weierstrass identity is packed as (0, 0), as in the interchange format.
+        let zero = [0u64; 6];
+        let mut points = Vec::with_capacity(n * 2 * curve.coord_words());
+        for chunk in ark.ark_points.chunks(4096) {
+            let xy: Vec<_> = chunk
+                .iter()
+                .map(|a| P::ark_xy(a).unwrap_or((zero, zero)))
+                .collect();
+            points.extend(pack_points(curve, &xy));
+        }
+        let scalars = pack_scalars(&ark.scalars);
+        Drawn {
+            ark,
+            points,
+            scalars,
+        }
+    }
+}
+
+impl<P: Pair> Input for Drawn<P> {
+    fn n(&self) -> usize {
+        self.ark.scalars.len()
+    }
+
+    fn packed(&self) -> (&[u32], &[u32]) {
+        (&self.points, &self.scalars)
+    }
+
+    fn arkworks(&self) -> (Option<String>, Option<String>) {
+        let q = P::Ark::msm(&self.ark.ark_points, &self.ark.ark_scalars).expect("equal lengths");
+        xy_hex(P::ark_xy(&q.into_affine()))
+    }
+
+    fn by_discrete_logs(&self) -> (Option<String>, Option<String>) {
+        let logs = self.ark.logs.as_ref().expect("drawn with logs");
+        let mut t = ArkScalar::<P>::zero();
+        for (k, a) in self.ark.ark_scalars.iter().zip(logs) {
+            t += *k * a;
+        }
+        let q = P::Ark::generator().mul_bigint(t.into_bigint());
+        xy_hex(P::ark_xy(&q.into_affine()))
+    }
+}
+
+#[derive(Serialize)]
+struct Point {
+    x: Option<String>,
+    y: Option<String>,
+    /// Seconds the CPU spent on it.
+    seconds: f64,
+}
+
+#[derive(Serialize)]
+struct Stage {
+    stage: &'static str,
+    seconds: f64,
+}
+
+#[derive(Serialize)]
+struct GpuRun {
+    curve: &'static str,
+    n: usize,
+    limb_bits: u32,
+    limbs: usize,
+    window_bits: u32,
+    windows: u32,
+    buckets: u32,
+    /// Points per batch, and batches (more than one where the binding limit splits the input).
+    batch: usize,
+    batches: usize,
+    segments: u32,
+    /// "gpu-timestamps", "host-waits" or "none".
+    timing: &'static str,
+    stages: Vec<Stage>,
+    /// The host's phases (validate, setup, gpu, combine), from its clock.
+    host: Vec<Stage>,
+    /// Seconds from the packed input in memory to the affine result: upload, every stage, readback
+    /// and the Horner step on the CPU.
+    seconds: f64,
+    x: Option<String>,
+    y: Option<String>,
+}
+
+/// One curve's seeded MSM input, kept in the worker between runs.
+#[wasm_bindgen]
+pub struct GpuMsmInput {
+    curve: GpuCurve,
+    inner: Rc<dyn Input>,
+}
+
+#[wasm_bindgen]
+impl GpuMsmInput {
+    /// Draws n points and scalars for `curve` from `seed` (the cpu-msm widget's input for the same
+    /// seed), with their discrete logarithms, reporting `progress(fraction, text)`.
+    #[wasm_bindgen(constructor)]
+    pub fn new(
+        curve: &str,
+        n: u32,
+        seed: u32,
+        progress: &js_sys::Function,
+    ) -> Result<GpuMsmInput, JsValue> {
+        let n = n as usize;
+        if n == 0 || n > MAX_N {
+            return Err(err(format_args!("n = {n}: choose 1 to 2^20 points")));
+        }
+        let report = |f: f64, text: &str| {
+            let _ = progress.call2(
+                &JsValue::NULL,
+                &JsValue::from_f64(f),
+                &JsValue::from_str(text),
+            );
+        };
+        let curve = gpu_curve(curve)?;
+        let seed = u64::from(seed);
+        let inner: Rc<dyn Input> = match curve {
+            GpuCurve::Bn254 => Rc::new(Drawn::<Bn254Pair>::new(curve, n, seed, &report)),
+            GpuCurve::Bls12_377 => Rc::new(Drawn::<Bls377Pair>::new(curve, n, seed, &report)),
+            GpuCurve::Bls12_381 => Rc::new(Drawn::<Bls381Pair>::new(curve, n, seed, &report)),
+            GpuCurve::EdBls12_377 => Rc::new(Drawn::<TePair>::new(curve, n, seed, &report)),
+        };
+        Ok(GpuMsmInput { curve, inner })
+    }
+
+    #[wasm_bindgen(getter)]
+    pub fn n(&self) -> u32 {
+        self.inner.n() as u32
+    }
+
+    /// The limb width `gpu` uses for `limb_bits` 0.
+    #[wasm_bindgen(getter)]
+    pub fn default_limb_bits(&self) -> u32 {
+        default_limb_bits(self.curve)
+    }
+
+    /// arkworks' `VariableBaseMSM` on the input: `{x, y, seconds}`.
+    pub fn arkworks(&self) -> Result<JsValue, JsValue> {
+        let start = now_seconds();
+        let (x, y) = self.inner.arkworks();
+        to_js(&Point {
+            x,
+            y,
+            seconds: now_seconds() - start,
+        })
+    }
+
+    /// (Σ kᵢ·aᵢ mod r)·G from the points' discrete logarithms aᵢ: `{x, y, seconds}`.
+    pub fn by_discrete_logs(&self) -> Result<JsValue, JsValue> {
+        let start = now_seconds();
+        let (x, y) = self.inner.by_discrete_logs();
+        to_js(&Point {
+            x,
+            y,
+            seconds: now_seconds() - start,
+        })
+    }
+
+    /// One GPU MSM of the whole input (a promise of `GpuRun`). `limb_bits` 0: the curve's
+    /// default; `window_bits` 0: chosen from n. Compiles the pipelines first if this worker has not.
+    pub fn gpu(&self, limb_bits: u32, window_bits: u32) -> js_sys::Promise {
+        let (curve, inner) = (self.curve, self.inner.clone());
+        wasm_bindgen_futures::future_to_promise(async move {
+            let limb_bits = limb_bits_for(curve, limb_bits);
+            let (msm, _) = pipelines(curve, limb_bits).await?;
+            let ctx = gpu_context().await?;
+            let (points, scalars) = inner.packed();
+            let options = MsmOptions {
+                window_bits: (window_bits != 0).then_some(window_bits),
+                stage_timing: true,
+                ..MsmOptions::default()
+            };
+            let start = now_seconds();
+            let out = msm
+                .run_packed(&ctx, points, scalars, &options, &now_seconds)
+                .await
+                .map_err(gpu_failure)?;
+            let seconds = now_seconds() - start;
+            let (x, y) = match out.result {
+                None => (None, None),
+                Some((x, y)) => (Some(hex(&x)), Some(hex(&y))),
+            };
+            let p = out.plan;
+            to_js(&GpuRun {
+                curve: curve.name(),
+                n: p.n,
+                limb_bits,
+                limbs: msm.constants.limbs,
+                window_bits: p.window_bits,
+                windows: p.windows,
+                buckets: p.buckets,
+                batch: p.batch,
+                batches: p.batches(),
+                segments: p.segments,
+                timing: match out.timing {
+                    TimingSource::GpuTimestamps => "gpu-timestamps",
+                    TimingSource::HostWaits => "host-waits",
+                    TimingSource::None => "none",
+                },
+                stages: out
+                    .stages
+                    .into_iter()
+                    .map(|(stage, seconds)| Stage { stage, seconds })
+                    .collect(),
+                host: out
+                    .host
+                    .into_iter()
+                    .map(|(stage, seconds)| Stage { stage, seconds })
+                    .collect(),
+                seconds,
+                x,
+                y,
+            })
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The discrete-log check must agree with arkworks' MSM, or it would verify nothing.
+    fn logs_match_msm<P: Pair>(curve: GpuCurve) {
+        for n in [1, 2, 17, 300] {
+            let d = Drawn::<P>::new(curve, n, 7 + n as u64, &|_, _| {});
+            let (x, _) = d.by_discrete_logs();
+            assert!(
+                x.is_some(),
+                "{curve:?} n={n}: a random input gives a non-trivial point"
+            );
+            assert_eq!(d.by_discrete_logs(), d.arkworks(), "{curve:?} n={n}");
+            assert_eq!(d.points.len(), n * 2 * curve.coord_words());
+            assert_eq!(d.scalars.len(), n * 8);
+        }
+    }
+
+    #[test]
+    fn discrete_log_check_equals_arkworks() {
+        logs_match_msm::<Bn254Pair>(GpuCurve::Bn254);
+        logs_match_msm::<Bls377Pair>(GpuCurve::Bls12_377);
+        logs_match_msm::<Bls381Pair>(GpuCurve::Bls12_381);
+        logs_match_msm::<TePair>(GpuCurve::EdBls12_377);
+    }
+}
