@@ -547,12 +547,11 @@ pub struct CpuMsm {
     inner: Box<dyn Runner>,
 }
 
-fn opt_window(w: u32) -> Option<u32> {
-    (w != 0).then_some(w)
-}
-
-fn opt_batch(b: u32) -> Option<usize> {
-    (b != 0).then_some(b as usize)
+impl Opts {
+    /// From the widget's numbers: a window or batch of 0 means the default.
+    fn from_js(window: u32, batch: u32, glv: bool) -> Self {
+        Self { window: (window != 0).then_some(window), batch: (batch != 0).then_some(batch as usize), glv }
+    }
 }
 
 #[wasm_bindgen]
@@ -624,12 +623,7 @@ impl CpuMsm {
         batch: u32,
         glv: bool,
     ) -> Result<JsValue, JsValue> {
-        let o = Opts {
-            window: opt_window(window),
-            batch: opt_batch(batch),
-            glv,
-        };
-        to_js(&self.inner.run(variant, len as usize, &o)?)
+        to_js(&self.inner.run(variant, len as usize, &Opts::from_js(window, batch, glv))?)
     }
 
     /// Runs one of our variants over the counting field: `{variant, n, window, glv, x, y, mul,
@@ -642,12 +636,7 @@ impl CpuMsm {
         batch: u32,
         glv: bool,
     ) -> Result<JsValue, JsValue> {
-        let o = Opts {
-            window: opt_window(window),
-            batch: opt_batch(batch),
-            glv,
-        };
-        to_js(&self.inner.count(variant, len as usize, &o)?)
+        to_js(&self.inner.count(variant, len as usize, &Opts::from_js(window, batch, glv))?)
     }
 
     /// Does the curve have the GLV endomorphism?
