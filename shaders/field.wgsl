@@ -1,7 +1,9 @@
-// Prime-field arithmetic in WGSL with NUM_LIMBS limbs of LIMB_BITS bits (12..=16), one limb per u32.
+// Prime-field arithmetic in WGSL with NUM_LIMBS limbs of LIMB_BITS bits, one limb per u32.
 //
-// WGSL has 32-bit integers only and no high-half multiply, so a limb product must fit in a u32:
-// limbs of at most 16 bits. Values are little-endian, fully reduced (< p), each limb < 2^LIMB_BITS.
+// Portable WGSL has 32-bit integers only and no high-half multiply, so a limb product must fit in a
+// u32: limbs of 12..=16 bits. Where the adapter offers 64-bit integers (wgpu's SHADER_INT64, native
+// only) limbs are 32 bits and sums and products are taken in u64. Values are little-endian, fully
+// reduced (< p), each limb < 2^LIMB_BITS.
 // Every constant below is injected by crates/msm-gpu/src/field.rs from fastmsm-mont, which derives
 // them from the modulus alone; nothing numeric is typed here.
 
@@ -10,6 +12,10 @@ const LIMB_BITS: u32 = {{LIMB_BITS}}u;
 const LIMB_MASK: u32 = {{LIMB_MASK}}u;
 
 alias Big = array<u32, NUM_LIMBS>;
+// Limb sums and products are formed in Acc: u32 for 12..=16-bit limbs, u64 for 32-bit limbs. A
+// negative difference shows as Acc's top bit (ACC_TOP), since limbs are far below Acc's range.
+alias Acc = {{ACC}};
+const ACC_TOP: u32 = {{ACC_TOP}}u;
 
 const P = Big({{MODULUS}});
 const R_SQUARED = Big({{R_SQUARED}});
@@ -23,23 +29,22 @@ fn big_add(a: Big, b: Big, carry: ptr<function, u32>) -> Big {
     var r: Big;
     var c = 0u;
     for (var i = 0u; i < NUM_LIMBS; i++) {
-        let s = a[i] + b[i] + c;
-        r[i] = s & LIMB_MASK;
-        c = s >> LIMB_BITS;
+        let s = Acc(a[i]) + Acc(b[i]) + Acc(c);
+        r[i] = u32(s & Acc(LIMB_MASK));
+        c = u32(s >> LIMB_BITS);
     }
     *carry = c;
     return r;
 }
 
-// a - b modulo 2^(LIMB_BITS·NUM_LIMBS); `borrow` is 1 when b > a. A borrow shows as the top bit of
-// the wrapped u32 difference, since limbs are far below 2^31.
+// a - b modulo 2^(LIMB_BITS·NUM_LIMBS); `borrow` is 1 when b > a.
 fn big_sub(a: Big, b: Big, borrow: ptr<function, u32>) -> Big {
     var r: Big;
     var c = 0u;
     for (var i = 0u; i < NUM_LIMBS; i++) {
-        let d = a[i] - b[i] - c;
-        r[i] = d & LIMB_MASK;
-        c = d >> 31u;
+        let d = Acc(a[i]) - Acc(b[i]) - Acc(c);
+        r[i] = u32(d & Acc(LIMB_MASK));
+        c = u32(d >> ACC_TOP);
     }
     *borrow = c;
     return r;
@@ -118,15 +123,15 @@ fn widen(a: Big) -> Wide {
 }
 
 // a·b, where a has a_len limbs and b has b_len; carrying after every product keeps each step below
-// 2^(2w) ≤ 2^32 even for 16-bit limbs.
+// 2^(2w), within Acc for every supported width.
 fn wide_mul(a: Wide, a_len: u32, b: Wide, b_len: u32) -> Wide {
     var t: Wide;
     for (var i = 0u; i < a_len; i++) {
         var c = 0u;
         for (var j = 0u; j < b_len; j++) {
-            let s = t[i + j] + a[i] * b[j] + c;
-            t[i + j] = s & LIMB_MASK;
-            c = s >> LIMB_BITS;
+            let s = Acc(t[i + j]) + Acc(a[i]) * Acc(b[j]) + Acc(c);
+            t[i + j] = u32(s & Acc(LIMB_MASK));
+            c = u32(s >> LIMB_BITS);
         }
         t[i + b_len] = c;
     }
@@ -161,18 +166,18 @@ fn to_mont_barrett(a: Big) -> Big {
     var r: Wide;
     var borrow = 0u;
     for (var i = 0u; i <= NUM_LIMBS; i++) {
-        let d = t[i] - qp[i] - borrow;
-        r[i] = d & LIMB_MASK;
-        borrow = d >> 31u;
+        let d = Acc(t[i]) - Acc(qp[i]) - Acc(borrow);
+        r[i] = u32(d & Acc(LIMB_MASK));
+        borrow = u32(d >> ACC_TOP);
     }
     let p = widen(P);
     for (var round = 0u; round < 2u; round++) {
         var s: Wide;
         borrow = 0u;
         for (var i = 0u; i <= NUM_LIMBS; i++) {
-            let d = r[i] - p[i] - borrow;
-            s[i] = d & LIMB_MASK;
-            borrow = d >> 31u;
+            let d = Acc(r[i]) - Acc(p[i]) - Acc(borrow);
+            s[i] = u32(d & Acc(LIMB_MASK));
+            borrow = u32(d >> ACC_TOP);
         }
         if (borrow == 0u) {
             r = s;

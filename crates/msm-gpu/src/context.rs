@@ -34,8 +34,9 @@ impl GpuContext {
         let adapter = request_adapter().await?;
         let info = adapter.get_info();
         let limits = adapter.limits();
-        // Optional features the MSM uses where the adapter has them (stage timestamps).
-        let features = adapter.features() & wgpu::Features::TIMESTAMP_QUERY;
+        // Optional features the MSM uses where the adapter has them: stage timestamps, and 64-bit
+        // integers for the 32-bit-limb field arithmetic.
+        let features = adapter.features() & (wgpu::Features::TIMESTAMP_QUERY | wgpu::Features::SHADER_INT64);
         let (device, queue) = adapter
             .request_device(&wgpu::DeviceDescriptor {
                 label: Some("fastmsm"),

@@ -15,8 +15,34 @@ const FIELD_KERNELS: &str = include_str!("../../../shaders/field_kernels.wgsl");
 /// Invocations per workgroup of every field kernel.
 pub const WORKGROUP_SIZE: u32 = 64;
 
-/// The limb widths WGSL field arithmetic supports: a product of two limbs must fit a u32.
+/// The limb widths portable WGSL field arithmetic supports: a product of two limbs must fit a u32.
 pub const LIMB_WIDTHS: [u32; 5] = [12, 13, 14, 15, 16];
+/// The limb width of the native fast path: 32-bit limbs with 64-bit sums and products, for adapters
+/// with wgpu's `SHADER_INT64` (Vulkan, DX12, Metal; never WebGPU in a browser).
+pub const INT64_LIMB_BITS: u32 = 32;
+
+/// The limb widths this device can run: the portable ones, plus 32 where it has 64-bit integers.
+pub fn supported_limb_widths(ctx: &GpuContext) -> Vec<u32> {
+    let mut widths = LIMB_WIDTHS.to_vec();
+    if ctx.features.contains(wgpu::Features::SHADER_INT64) {
+        widths.push(INT64_LIMB_BITS);
+    }
+    widths
+}
+
+/// Rejects a limb width this device cannot run, saying why.
+pub fn check_limb_bits(ctx: &GpuContext, limb_bits: u32) -> Result<(), GpuError> {
+    if supported_limb_widths(ctx).contains(&limb_bits) {
+        return Ok(());
+    }
+    if limb_bits == INT64_LIMB_BITS {
+        return Err(GpuError::Input(format!(
+            "32-bit limbs need 64-bit integers in shaders (SHADER_INT64), which the adapter '{}' does not offer; use one of {LIMB_WIDTHS:?}",
+            ctx.info.name
+        )));
+    }
+    Err(GpuError::Input(format!("{limb_bits}-bit limbs: WGSL field arithmetic supports {LIMB_WIDTHS:?}, and {INT64_LIMB_BITS} with SHADER_INT64")))
+}
 
 /// Field operations with one argument or two; each is an entry point of `field.wgsl`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -76,7 +102,9 @@ pub fn field_constants(constants: &LimbConstants) -> Vec<(&'static str, String)>
     vec![
         ("NUM_LIMBS", constants.limbs.to_string()),
         ("LIMB_BITS", constants.limb_bits.to_string()),
-        ("LIMB_MASK", ((1u32 << constants.limb_bits) - 1).to_string()),
+        ("LIMB_MASK", (u32::MAX >> (32 - constants.limb_bits)).to_string()),
+        ("ACC", if constants.limb_bits == INT64_LIMB_BITS { "u64" } else { "u32" }.into()),
+        ("ACC_TOP", if constants.limb_bits == INT64_LIMB_BITS { "63" } else { "31" }.into()),
         ("MODULUS", list(&constants.modulus)),
         ("R_SQUARED", list(&constants.r_squared)),
         ("R_MOD_P", list(&constants.r_mod_p)),
@@ -101,9 +129,7 @@ impl FieldKernels {
                 limit: ctx.limits.max_compute_workgroup_size_x.into(),
             });
         }
-        if !LIMB_WIDTHS.contains(&limb_bits) {
-            return Err(GpuError::Input(format!("{limb_bits}-bit limbs: WGSL field arithmetic supports {LIMB_WIDTHS:?}")));
-        }
+        check_limb_bits(ctx, limb_bits)?;
         let constants = limb_constants(field.params(), limb_bits).map_err(|e| GpuError::Input(e.to_string()))?;
         let source = shader_source(&constants, workgroup_size)?;
         // Shader or pipeline errors come back as a GpuError instead of wgpu's default panic.

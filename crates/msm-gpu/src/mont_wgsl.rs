@@ -16,7 +16,8 @@ pub fn mont_mul_source(k: &LimbConstants) -> String {
     match k.limb_bits {
         12..=15 => reduced_radix(k),
         16 => cios16(k),
-        w => panic!("no WGSL Montgomery product for {w}-bit limbs (supported: 12..=16)"),
+        32 => cios32_no_carry(k),
+        w => panic!("no WGSL Montgomery product for {w}-bit limbs (supported: 12..=16, 32)"),
     }
 }
 
@@ -94,6 +95,48 @@ fn cios16(k: &LimbConstants) -> String {
         writeln!(w, "    }}").unwrap();
     }
     reduce_once(w, k, "t", "t_hi");
+    writeln!(w, "}}").unwrap();
+    src
+}
+
+/// CIOS with 32-bit limbs and 64-bit products (needs SHADER_INT64), in gnark's "no-carry" form:
+/// when p's top limb is below 2³¹ − 1 the running value never needs an extra top word, so each row
+/// is two interleaved multiply-accumulate chains (x·y and m·p) and nothing else. A 32×32 → 64-bit
+/// product plus two 32-bit addends is at most 2⁶⁴ − 1, so every step fits a u64.
+fn cios32_no_carry(k: &LimbConstants) -> String {
+    let n = k.limbs;
+    assert!(k.modulus[n - 1] < 0x7fff_ffff, "no-carry CIOS needs p's top 32-bit limb below 2^31 - 1");
+    let mut src = String::new();
+    let w = &mut src;
+    writeln!(w, "fn mont_mul(x: Big, y: Big) -> Big {{").unwrap();
+    for j in 0..n {
+        writeln!(w, "    let y{j} = u64(y[{j}]);").unwrap();
+        writeln!(w, "    var t{j} = 0u;").unwrap();
+    }
+    for i in 0..n {
+        writeln!(w, "    {{ // row {i}").unwrap();
+        writeln!(w, "        let xi = u64(x[{i}]);").unwrap();
+        writeln!(w, "        var s = u64(t0) + xi * y0;").unwrap();
+        writeln!(w, "        var a = s >> 32u;").unwrap();
+        writeln!(w, "        let m = u32(s) * {}u;", k.mu).unwrap();
+        writeln!(w, "        var c = (u64(u32(s)) + u64(m) * u64({}u)) >> 32u;", k.modulus[0]).unwrap();
+        for j in 1..n {
+            writeln!(w, "        s = u64(t{j}) + xi * y{j} + a;").unwrap();
+            writeln!(w, "        a = s >> 32u;").unwrap();
+            writeln!(w, "        s = u64(u32(s)) + u64(m) * u64({}u) + c;", k.modulus[j]).unwrap();
+            writeln!(w, "        t{} = u32(s);", j - 1).unwrap();
+            writeln!(w, "        c = s >> 32u;").unwrap();
+        }
+        writeln!(w, "        t{} = u32(c + a);", n - 1).unwrap();
+        writeln!(w, "    }}").unwrap();
+    }
+    // Below 2p: subtract p once in 64-bit differences (a borrow is the top bit) and keep t if negative.
+    writeln!(w, "    var borrow = 0u;").unwrap();
+    for j in 0..n {
+        writeln!(w, "    let d{j} = u64(t{j}) - u64({}u) - u64(borrow); borrow = u32(d{j} >> 63u);", k.modulus[j]).unwrap();
+    }
+    let limbs: Vec<String> = (0..n).map(|j| format!("select(u32(d{j}), t{j}, borrow == 1u)")).collect();
+    writeln!(w, "    return Big({});", limbs.join(", ")).unwrap();
     writeln!(w, "}}").unwrap();
     src
 }

@@ -17,6 +17,19 @@ pub fn gpu() -> &'static GpuContext {
     })
 }
 
+/// The test device with 64-bit shader integers, which the 32-bit-limb path needs. Every Vulkan
+/// driver of a desktop GPU and lavapipe offer them; as with the adapter itself, a missing feature
+/// fails the test rather than skipping the path.
+pub fn gpu_int64() -> &'static GpuContext {
+    let ctx = gpu();
+    assert!(
+        ctx.features.contains(wgpu::Features::SHADER_INT64),
+        "the 32-bit-limb tests need SHADER_INT64, which {} does not offer",
+        ctx.info.name
+    );
+    ctx
+}
+
 pub fn block_on<F: std::future::Future>(f: F) -> F::Output {
     pollster::block_on(f)
 }

@@ -5,7 +5,8 @@ use ark_ec::{AffineRepr, CurveGroup, VariableBaseMSM};
 use ark_ff::{PrimeField, UniformRand};
 use ark_std::rand::{SeedableRng, rngs::StdRng};
 use fastmsm_gpu::msm::{GpuCurve, GpuMsm, MsmOptions, Plan};
-use fastmsm_gpu::testing::{block_on, gpu};
+use fastmsm_gpu::field::INT64_LIMB_BITS;
+use fastmsm_gpu::testing::{block_on, gpu, gpu_int64};
 use fastmsm_mont::Canonical;
 use std::sync::Mutex;
 
@@ -135,6 +136,23 @@ msm_tests!(bn254, GpuCurve::Bn254, ark_bn254::G1Affine);
 msm_tests!(bls12_377, GpuCurve::Bls12_377, ark_bls12_377::G1Affine);
 msm_tests!(bls12_381, GpuCurve::Bls12_381, ark_bls12_381::G1Affine);
 msm_tests!(ed_on_bls12_377, GpuCurve::EdBls12_377, ark_ed_on_bls12_377::EdwardsAffine);
+
+/// The native fast path: 32-bit limbs with 64-bit products (SHADER_INT64, which lavapipe has), on
+/// every curve, with the same inputs as the portable path.
+macro_rules! msm_int64_tests {
+    ($name:ident, $curve:expr, $affine:ty) => {
+        #[test]
+        fn $name() {
+            gpu_int64();
+            check::<$affine>(msm($curve, INT64_LIMB_BITS), &[0, 1, 2, 3, 100, 1000, 4097], &MsmOptions::default(), 8);
+        }
+    };
+}
+
+msm_int64_tests!(bn254_int64, GpuCurve::Bn254, ark_bn254::G1Affine);
+msm_int64_tests!(bls12_377_int64, GpuCurve::Bls12_377, ark_bls12_377::G1Affine);
+msm_int64_tests!(bls12_381_int64, GpuCurve::Bls12_381, ark_bls12_381::G1Affine);
+msm_int64_tests!(ed_on_bls12_377_int64, GpuCurve::EdBls12_377, ark_ed_on_bls12_377::EdwardsAffine);
 
 /// Batching (several passes of points into the same buckets) and window sizes other than the
 /// default, forced through a tiny binding limit, on the BLS12-377 build.

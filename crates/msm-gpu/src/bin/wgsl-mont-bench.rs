@@ -10,7 +10,7 @@ use std::time::Instant;
 
 use fastmsm_gpu::GpuContext;
 use fastmsm_gpu::bench::chain_throughput;
-use fastmsm_gpu::field::{LIMB_WIDTHS, WORKGROUP_SIZE};
+use fastmsm_gpu::field::{WORKGROUP_SIZE, supported_limb_widths};
 use fastmsm_gpu::testing::block_on;
 use fastmsm_mont::Field;
 use serde_json::json;
@@ -37,7 +37,7 @@ fn parse_args() -> Result<Args, String> {
         iterations: 256,
         reps: 7,
         fields: Field::ALL.to_vec(),
-        widths: LIMB_WIDTHS.to_vec(),
+        widths: Vec::new(), // every width the adapter runs
         workgroup_sizes: vec![WORKGROUP_SIZE],
         commit: "unknown".into(),
         date: "unknown".into(),
@@ -75,6 +75,10 @@ fn main() {
     };
     let args = parse_args().unwrap_or_else(|e| fail(e));
     let ctx = block_on(GpuContext::new()).unwrap_or_else(|e| fail(e.to_string()));
+    let mut args = args;
+    if args.widths.is_empty() {
+        args.widths = supported_limb_widths(&ctx);
+    }
     let info = &ctx.info;
     eprintln!("adapter: {} ({:?}, {} {})", info.name, info.backend, info.driver, info.driver_info);
     let epoch = Instant::now();

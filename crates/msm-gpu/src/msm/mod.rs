@@ -98,9 +98,7 @@ impl GpuMsm {
     /// (the benchmark's `--edit` variants) that time a change before it goes into the shaders.
     #[doc(hidden)]
     pub async fn with_source_edit(ctx: &GpuContext, curve: GpuCurve, limb_bits: u32, edit: &dyn Fn(String) -> String) -> Result<Self, GpuError> {
-        if !crate::field::LIMB_WIDTHS.contains(&limb_bits) {
-            return Err(GpuError::Input(format!("{limb_bits}-bit limbs: supported {:?}", crate::field::LIMB_WIDTHS)));
-        }
+        crate::field::check_limb_bits(ctx, limb_bits)?;
         let constants = limb_constants(curve.base_field().params(), limb_bits).map_err(|e| GpuError::Input(e.to_string()))?;
         let source = edit(shader_source(curve, &constants)?);
         let scope = ctx.device.push_error_scope(wgpu::ErrorFilter::Validation);
