@@ -39,7 +39,7 @@ fn main() {
     assert!(!out.is_empty(), "--out FILE is required");
     let ctx = block_on(GpuContext::new()).expect("adapter");
     let bytes = mib << 20;
-    let data: Vec<u8> = (0..bytes).map(|i| (i * 2654435761usize >> 13) as u8).collect();
+    let data: Vec<u8> = (0..bytes).map(|i| ((i * 2654435761usize) >> 13) as u8).collect();
     let dst = ctx.device.create_buffer(&wgpu::BufferDescriptor {
         label: Some("dst"),
         size: bytes as u64,

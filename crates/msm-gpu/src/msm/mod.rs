@@ -6,6 +6,7 @@ pub mod combine;
 pub mod curve;
 pub mod plan;
 mod run;
+mod upload;
 
 use fastmsm_curves::Canonical;
 use fastmsm_mont::{LimbConstants, limb_constants};
@@ -173,8 +174,12 @@ impl GpuMsm {
             run.batch(start, &points[start * coord_words..end * coord_words], &scalars[start * 8..end * 8]).await?;
         }
         let back = run.finish().await?;
+        let upload = run.upload_seconds;
         *self.resources.lock().unwrap_or_else(|e| e.into_inner()) = Some(run.into_resources());
         lap("gpu", &mut host);
+        // Of that, the host's part of the input copy: its own phase.
+        host.last_mut().expect("gpu phase").1 -= upload;
+        host.insert(host.len() - 1, ("upload", upload));
         if let Some(error) = scope.pop().await {
             return Err(GpuError::Validation(error.to_string()));
         }

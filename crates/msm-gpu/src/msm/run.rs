@@ -4,6 +4,7 @@
 
 use super::curve::WORKGROUP_SIZE;
 use super::plan::{FAN_IN, Plan};
+use super::upload::Uploader;
 use super::{GpuMsm, TimingSource};
 use crate::transfer::{dispatch_grid, read_many};
 use crate::{GpuContext, GpuError};
@@ -47,6 +48,7 @@ pub(super) struct Resources {
     bind_groups: Vec<((&'static str, usize, bool), wgpu::BindGroup)>,
     /// Timestamp queries (two per pass) and the buffer they resolve into.
     queries: Option<(wgpu::QuerySet, wgpu::Buffer, u32)>,
+    uploader: Uploader,
 }
 
 impl Resources {
@@ -92,7 +94,8 @@ impl Resources {
             let resolve = buffer("timestamps", 2 * count as usize, wgpu::BufferUsages::QUERY_RESOLVE | wgpu::BufferUsages::COPY_SRC);
             (set, resolve, count)
         });
-        Self { plan: *plan, buffers, header_bytes, records, record_bytes, bind_groups: Vec::new(), queries }
+        let uploader = Uploader::new(ctx, (batch * (2 * msm.curve.coord_words() + 8) * 4) as u64);
+        Self { plan: *plan, buffers, header_bytes, records, record_bytes, bind_groups: Vec::new(), queries, uploader }
     }
 
     pub(super) fn fits(&self, plan: &Plan, timestamps: bool) -> bool {
@@ -173,13 +176,15 @@ pub(super) struct Run<'a> {
     /// Stage of each timestamped pass, in order.
     passes: Vec<&'static str>,
     host_times: Vec<(&'static str, f64)>,
+    /// Host seconds spent putting the input into staging memory.
+    pub(super) upload_seconds: f64,
     now: &'a dyn Fn() -> f64,
 }
 
 impl<'a> Run<'a> {
     pub(super) fn new(ctx: &'a GpuContext, msm: &'a GpuMsm, res: Resources, timing: TimingSource, now: &'a dyn Fn() -> f64) -> Self {
         ctx.queue.write_buffer(&res.buffers[RESULTS], 0, bytemuck::cast_slice(&[NO_ERROR, NO_ERROR]));
-        Self { ctx, msm, res, encoder: None, timing, passes: Vec::new(), host_times: Vec::new(), now }
+        Self { ctx, msm, res, encoder: None, timing, passes: Vec::new(), host_times: Vec::new(), upload_seconds: 0.0, now }
     }
 
     /// Gives the resources back for the next MSM with the same plan.
@@ -236,8 +241,10 @@ impl<'a> Run<'a> {
         if base == 0 {
             self.pass("init_buckets", Params::default(), false, groups(plan.windows as usize * (plan.buckets as usize + 1))).await?;
         }
-        self.ctx.queue.write_buffer(&self.res.buffers[POINTS_IN], 0, bytemuck::cast_slice(points));
-        self.ctx.queue.write_buffer(&self.res.buffers[SCALARS], 0, bytemuck::cast_slice(scalars));
+        let start = (self.now)();
+        let (points_in, scalars_in) = (self.res.buffers[POINTS_IN].clone(), self.res.buffers[SCALARS].clone());
+        self.res.uploader.upload(self.ctx, &[(&points_in, points), (&scalars_in, scalars)]).await?;
+        self.upload_seconds += (self.now)() - start;
         let counts = self.res.buffers[COUNTS].clone();
         self.encoder().clear_buffer(&counts, 0, None);
         let p = Params { n, base, ..Default::default() };
