@@ -345,14 +345,21 @@ for (const [suite, { text }] of Object.entries(newest)) writeFileSync(resolve(ou
         .map((f) => ({ f, doc: optionalJson(resolve(resultsDir, f)) }))
         .filter(({ doc }) => doc?.suite === 'wgsl-mont' && doc.device?.name === device && Array.isArray(doc.results))
         .sort((a, b) => String(b.doc.date).localeCompare(String(a.doc.date)));
-      return [device, docs[0] ?? null];
+      return [device, docs];
     }));
     const out = [];
     for (const d of perDevice) {
-      const m = mont[d.device];
+      // The newest file that measured this field at this limb width.
+      const sources = new Set();
       const rate = (curve, limb) => {
-        const rs = (m?.doc.results ?? []).filter((r) => r.params?.field === `${curve}-fq` && r.params?.limb_bits === limb && r.verified !== false);
-        return rs.length ? Math.max(...rs.map((r) => r.median)) : null;
+        for (const m of mont[d.device]) {
+          const rs = m.doc.results.filter((r) => r.params?.field === `${curve}-fq` && r.params?.limb_bits === limb && r.verified !== false);
+          if (rs.length) {
+            sources.add(`${code(`benches/results/${m.f}`)} (commit ${m.doc.commit})`);
+            return Math.max(...rs.map((r) => r.median));
+          }
+        }
+        return null;
       };
       const rowsOut = [];
       for (const [curve, s] of Object.entries(d.scaling)) {
@@ -376,7 +383,7 @@ for (const [suite, { text }] of Object.entries(newest)) writeFileSync(resolve(ou
         `products ≥ ${MIXED_ADD_PRODUCTS}·nW + ${GENERAL_ADD_PRODUCTS}·2W·2^(c−1)`, 'products/s (chained benchmark)', 'floor (ms)',
         'addition stages measured (ms)', 'addition stages ÷ floor', 'whole MSM ÷ floor'], rowsOut), '');
       out.push(`*Window c and limb width of the fastest run at each n; W = ⌈(b + 1)/c⌉ with b the bits of r; the rate is the `
-        + `best workgroup size of ${m ? code(`benches/results/${m.f}`) + ` (commit ${m.doc.commit})` : 'the chained Montgomery benchmark (no file for this device)'} `
+        + `best workgroup size of ${sources.size ? [...sources].join(', ') : 'the chained Montgomery benchmark (no file for this device)'} `
         + `at the same limb width; "addition stages" are ${code('smvp')}, ${code('smvp_combine')} where present, ${code('reduce')} and ${code('fold')}.*`, '');
     }
     if (!perDevice.length) out.push(noCurrent);
@@ -479,8 +486,9 @@ for (const [suite, { text }] of Object.entries(newest)) writeFileSync(resolve(ou
     if (!side?.file) return { missing: 'not measured yet' };
     const f = byName[side.file];
     if (!f) return { missing: `not measured yet (no ${code(side.file)})` };
+    const limb = side.limb_bits ?? at.limb_bits; // a side may name its own limb width (e.g. 13 → 32)
     const rows = f.rows.filter((r) => r.curve === at.curve && r.logN === at.log_n && r.pattern === (side.pattern ?? 'uniform')
-      && r.edit === (side.edit ?? 'none') && (at.limb_bits === undefined || r.limb === at.limb_bits));
+      && r.edit === (side.edit ?? 'none') && (limb === undefined || r.limb === limb));
     if (!rows.length) return { missing: `not measured yet (no matching run in ${code(side.file)})` };
     if (side.requires_stage && !rows.some((r) => stageMs(r, side.requires_stage) !== null)) {
       return { missing: `awaiting the next run (${code(side.file)}, commit ${f.commit}, predates this change)` };
