@@ -1,5 +1,6 @@
 //! `--backend gpu`: the same checked input, computed by fastmsm-gpu on the best wgpu adapter.
 
+use fastmsm_gpu::field::default_limb_bits;
 use fastmsm_gpu::msm::{GpuCurve, GpuMsm, MsmOptions};
 use fastmsm_gpu::{GpuContext, GpuError};
 use fastmsm_msm::Scalar;
@@ -7,9 +8,6 @@ use fastmsm_msm::Scalar;
 use crate::Failure;
 use crate::format::{CliCurve, hex};
 
-/// Limb width of the GPU field arithmetic: the fastest on the data-centre GPU measured
-/// (benches/results/wgsl-mont-nvidia-h200.json) and correct on every adapter tested.
-const LIMB_BITS: u32 = 15;
 
 /// Σ kᵢ·Pᵢ on the GPU, printed exactly as the CPU backend prints it.
 pub fn msm<G: CliCurve>(points: &[G::Affine], scalars: &[Scalar]) -> Result<String, Failure> {
@@ -25,7 +23,7 @@ pub fn msm<G: CliCurve>(points: &[G::Affine], scalars: &[Scalar]) -> Result<Stri
     };
     pollster::block_on(async {
         let ctx = GpuContext::new().await.map_err(gpu_failure)?;
-        let msm = GpuMsm::new(&ctx, curve, LIMB_BITS).await.map_err(gpu_failure)?;
+        let msm = GpuMsm::new(&ctx, curve, default_limb_bits(&ctx)).await.map_err(gpu_failure)?;
         let out = msm.run(&ctx, &input, scalars, &MsmOptions::default(), &|| 0.0).await.map_err(gpu_failure)?;
         Ok(match out.result {
             Some((x, y)) if !(curve.is_edwards() && (x, y) == identity) => format!("x={} y={}", hex(&x), hex(&y)),

@@ -30,6 +30,12 @@ pub fn supported_limb_widths(ctx: &GpuContext) -> Vec<u32> {
     widths
 }
 
+/// The fastest limb width this device runs, by the H200 measurements (benches/results/
+/// gpu-msm-nvidia-h200.json, wgsl-mont-nvidia-h200.json): 32 with SHADER_INT64, else 15.
+pub fn default_limb_bits(ctx: &GpuContext) -> u32 {
+    if ctx.features.contains(wgpu::Features::SHADER_INT64) { INT64_LIMB_BITS } else { 15 }
+}
+
 /// Rejects a limb width this device cannot run, saying why.
 pub fn check_limb_bits(ctx: &GpuContext, limb_bits: u32) -> Result<(), GpuError> {
     if supported_limb_widths(ctx).contains(&limb_bits) {
