@@ -214,7 +214,11 @@ impl<P: Fp30Config<N>, const N: usize> PrimeField for Fp30<P, N> {
 
     #[inline(always)]
     fn is_zero(&self) -> bool {
-        self.limbs.iter().all(|&w| w == 0)
+        let mut any = 0u32;
+        for j in 0..N {
+            any |= self.limbs[j];
+        }
+        any == 0
     }
 
     fn from_canonical(x: &Canonical) -> Option<Self> {
@@ -319,9 +323,15 @@ impl<P: Fp30Config<N>, const N: usize> Clone for Fp30<P, N> {
 }
 impl<P: Fp30Config<N>, const N: usize> Copy for Fp30<P, N> {}
 impl<P: Fp30Config<N>, const N: usize> PartialEq for Fp30<P, N> {
-    /// Elements are fully reduced, so limb equality is field equality.
+    /// Elements are fully reduced, so limb equality is field equality. (OR of the XORs: `==` on
+    /// the arrays becomes a `memcmp` call.)
+    #[inline(always)]
     fn eq(&self, other: &Self) -> bool {
-        self.limbs == other.limbs
+        let mut diff = 0u32;
+        for j in 0..N {
+            diff |= self.limbs[j] ^ other.limbs[j];
+        }
+        diff == 0
     }
 }
 impl<P: Fp30Config<N>, const N: usize> Eq for Fp30<P, N> {}

@@ -25,6 +25,8 @@
 //! about 6·K·(n + 2^c) products: the additions of [`crate::window::cost`], each at the same price,
 //! so [`crate::window::window_size`] picks c here too.
 
+use fastmsm_curves::field::PrimeField;
+
 use crate::MsmGroup;
 use crate::batch_inv::batch_inverse;
 use crate::digits::{decompose_all, num_windows};
@@ -44,8 +46,9 @@ pub struct AllAffineConfig {
     /// products stay in cache.
     pub accumulation_batch: usize,
     /// About how many additions one reduction batch should hold: each window's buckets are cut
-    /// into ⌈`reduction_batch` / windows⌉ segments.
-    pub reduction_batch: usize,
+    /// into ⌈`reduction_batch` / windows⌉ segments. `None`: [`segments`]' balance of inversions
+    /// against segment corrections.
+    pub reduction_batch: Option<usize>,
     /// Split the scalars with the curve's GLV endomorphism first ([`crate::glv`]).
     pub glv: bool,
 }
@@ -55,7 +58,7 @@ impl Default for AllAffineConfig {
         AllAffineConfig {
             window: None,
             accumulation_batch: 4096,
-            reduction_batch: 1024,
+            reduction_batch: None,
             glv: false,
         }
     }
@@ -133,14 +136,31 @@ fn flush<G: MsmGroup>(
     batch_inverse(&mut s.denominators);
     stats.inversions += 1;
     stats.batched_additions += s.pending.len();
-    for k in 0..s.pending.len() {
-        let (dest, i) = (s.pending[k].0 as usize, s.pending[k].1 as usize);
+    // two additions at a time, their products interleaved (MsmGroup::affine_add_finish2)
+    let len = s.pending.len();
+    let mut k = 0;
+    while k < len {
         let src = buf(s, from);
-        let sum = G::affine_add_finish(&src[i], &src[i + 1], s.denominators[k]);
-        match to {
-            Place::A => s.a[dest] = sum,
-            _ => s.b[dest] = sum,
+        let (d0, i0) = (s.pending[k].0 as usize, s.pending[k].1 as usize);
+        let (sums, count) = if k + 1 < len {
+            let (d1, i1) = (s.pending[k + 1].0 as usize, s.pending[k + 1].1 as usize);
+            let sums = G::affine_add_finish2(
+                [&src[i0], &src[i1]],
+                [&src[i0 + 1], &src[i1 + 1]],
+                [s.denominators[k], s.denominators[k + 1]],
+            );
+            ([(d0, sums[0]), (d1, sums[1])], 2)
+        } else {
+            let sum = G::affine_add_finish(&src[i0], &src[i0 + 1], s.denominators[k]);
+            ([(d0, sum), (d0, sum)], 1)
+        };
+        for &(dest, sum) in &sums[..count] {
+            match to {
+                Place::A => s.a[dest] = sum,
+                _ => s.b[dest] = sum,
+            }
         }
+        k += count;
     }
     s.pending.clear();
     s.denominators.clear();
@@ -281,8 +301,20 @@ fn add_batch<G: MsmGroup>(
     batch_inverse(denominators);
     stats.inversions += 1;
     stats.batched_additions += pending.len();
-    for (&x, inv) in pending.iter().zip(denominators.iter()) {
-        acc[x] = G::affine_add_finish(&acc[x], &addend(x), *inv);
+    // two additions at a time (distinct x: independent), their products interleaved
+    let mut pairs = pending.chunks_exact(2).zip(denominators.chunks_exact(2));
+    for (x, inv) in &mut pairs {
+        let (a0, a1) = (addend(x[0]), addend(x[1]));
+        let sums = G::affine_add_finish2([&acc[x[0]], &acc[x[1]]], [&a0, &a1], [inv[0], inv[1]]);
+        acc[x[0]] = sums[0];
+        acc[x[1]] = sums[1];
+    }
+    if pending.len() % 2 == 1 {
+        let (x, inv) = (
+            pending[pending.len() - 1],
+            denominators[denominators.len() - 1],
+        );
+        acc[x] = G::affine_add_finish(&acc[x], &addend(x), inv);
     }
 }
 
@@ -379,6 +411,18 @@ pub fn msm_all_affine<G: MsmGroup>(
     Ok(all_affine(points, scalars, &r, cfg, stats))
 }
 
+// ANCHOR: all_affine_segments
+/// Segments per window for the affine reduction of `windows` windows of m buckets. Each step of
+/// the reduction is two batches, each one inversion (about 1.5·bits products by Fermat), and there
+/// are L = m/S steps; each segment costs about three projective additions (some 40 products) of
+/// correction. 2·(m/S)·1.5·bits = 40·S·windows at S = √(2·m·1.5·bits / (40·windows)).
+pub fn segments(m: usize, windows: usize, bits: u32) -> usize {
+    let inversion = 1.5 * bits as f64;
+    let s = (2.0 * m as f64 * inversion / (40.0 * windows.max(1) as f64)).sqrt();
+    (s.round() as usize).clamp(1, m.max(1))
+}
+// ANCHOR_END: all_affine_segments
+
 // ANCHOR: all_affine_pipeline
 /// The pipeline on validated input, every scalar below `bound`.
 fn all_affine<G: MsmGroup>(
@@ -409,8 +453,26 @@ fn all_affine<G: MsmGroup>(
         ));
     }
     drop(scratch);
-    let segments = cfg.reduction_batch.div_ceil(windows).max(1);
+    let segments = match cfg.reduction_batch {
+        Some(batch) => batch.div_ceil(windows).max(1),
+        None => segments(m, windows, G::Base::params().bits),
+    };
     let window_sums = reduce_all_affine::<G>(&sums, m, segments, stats);
     horner(&window_sums, c)
 }
 // ANCHOR_END: all_affine_pipeline
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn segments_balance() {
+        // BLS12-377 base field (377 bits), c = 13: 20 windows of 4096 buckets
+        assert_eq!(segments(4096, 20, 377), 76);
+        // never more segments than buckets, never none
+        assert_eq!(segments(1, 1, 377), 1);
+        assert_eq!(segments(2, 1, 377), 2);
+        assert_eq!(segments(0, 0, 254), 1);
+    }
+}

@@ -129,9 +129,30 @@ impl<G: MsmGroup> Accumulator<G> {
             return;
         }
         batch_inverse(&mut self.denominators);
-        for (op, inv) in self.batch.iter().zip(&self.denominators) {
+        // two additions at a time (distinct buckets: independent), their products interleaved
+        let mut pairs = self
+            .batch
+            .chunks_exact(2)
+            .zip(self.denominators.chunks_exact(2));
+        for (ops, inv) in &mut pairs {
+            let (b0, b1) = (ops[0].bucket, ops[1].bucket);
+            let sums = G::affine_add_finish2(
+                [&self.buckets[b0], &self.buckets[b1]],
+                [&ops[0].point, &ops[1].point],
+                [inv[0], inv[1]],
+            );
+            self.buckets[b0] = sums[0];
+            self.buckets[b1] = sums[1];
+        }
+        if self.batch.len() % 2 == 1 {
+            let (op, inv) = (
+                self.batch[self.batch.len() - 1],
+                self.denominators[self.batch.len() - 1],
+            );
             let b = &mut self.buckets[op.bucket];
-            *b = G::affine_add_finish(b, &op.point, *inv);
+            *b = G::affine_add_finish(b, &op.point, inv);
+        }
+        for op in &self.batch {
             self.busy[op.bucket] = false;
         }
         self.stats.rounds += 1;

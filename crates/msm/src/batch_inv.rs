@@ -20,27 +20,47 @@ use fastmsm_curves::field::PrimeField;
 
 // ANCHOR: batch_inversion
 /// Replaces every nonzero element of `v` by its inverse, leaving zeros as zeros, with one field
-/// inversion (Montgomery's trick). Scratch space: one vector of prefix products.
+/// inversion (Montgomery's trick). The elements at even and at odd positions form two chains that
+/// run side by side and meet at the one inversion: each step has two independent products, which
+/// the CPU overlaps, where one chain waits for every product before the next. Scratch space: one
+/// vector of prefix-product pairs.
 pub fn batch_inverse<F: PrimeField>(v: &mut [F]) {
-    // prefix[i] = product of the nonzero elements among v[0..i]
-    let mut prefix = Vec::with_capacity(v.len());
-    let mut acc = F::ONE;
-    for a in v.iter() {
+    let n = v.len();
+    let pairs = n / 2;
+    // a zero multiplies its chain by 1, not 0
+    let nonzero = |a: &F| if a.is_zero() { F::ONE } else { *a };
+    // prefix[k] = products of the nonzero elements among v[0..2k] at even / odd positions
+    let mut prefix = Vec::with_capacity(pairs);
+    let mut acc = [F::ONE, F::ONE];
+    for pair in v.chunks_exact(2) {
         prefix.push(acc);
-        if !a.is_zero() {
-            acc = acc * *a;
-        }
+        acc = [acc[0] * nonzero(&pair[0]), acc[1] * nonzero(&pair[1])];
     }
-    // acc is a product of nonzero elements: invertible (1 when there are none).
-    let mut inv = acc.inverse().expect("product of nonzero field elements");
-    for (a, before) in v.iter_mut().zip(prefix).rev() {
-        if a.is_zero() {
-            continue;
+    // an odd last element joins the even chain
+    let before_last = acc[0];
+    if n % 2 == 1 {
+        acc[0] = acc[0] * nonzero(&v[n - 1]);
+    }
+    // acc[0]·acc[1] is a product of nonzero elements: invertible (1 when there are none).
+    let inv_both = (acc[0] * acc[1])
+        .inverse()
+        .expect("product of nonzero field elements");
+    // inv[c] = (chain c's product so far)⁻¹
+    let mut inv = [inv_both * acc[1], inv_both * acc[0]];
+    if n % 2 == 1 && !v[n - 1].is_zero() {
+        let a = v[n - 1];
+        v[n - 1] = inv[0] * before_last;
+        inv[0] = inv[0] * a;
+    }
+    for (pair, before) in v.chunks_exact_mut(2).zip(prefix).rev() {
+        let a = [nonzero(&pair[0]), nonzero(&pair[1])];
+        let a_inv = [inv[0] * before[0], inv[1] * before[1]];
+        inv = [inv[0] * a[0], inv[1] * a[1]];
+        for (slot, inverse) in pair.iter_mut().zip(a_inv) {
+            if !slot.is_zero() {
+                *slot = inverse;
+            }
         }
-        // inv = (prefix up to and including a)⁻¹
-        let a_inv = inv * before;
-        inv = inv * *a;
-        *a = a_inv;
     }
 }
 // ANCHOR_END: batch_inversion

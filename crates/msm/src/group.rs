@@ -48,6 +48,18 @@ pub trait MsmGroup: Group {
     /// Second half: `p + q` given the inverse of the denominator that
     /// [`MsmGroup::affine_add_start`] returned for the same `p` and `q`.
     fn affine_add_finish(p: &Self::Affine, q: &Self::Affine, inv: Self::Base) -> Self::Affine;
+    /// Two independent second halves, `[p[0] + q[0], p[1] + q[1]]`. A group may override it to
+    /// interleave the two additions' field products.
+    fn affine_add_finish2(
+        p: [&Self::Affine; 2],
+        q: [&Self::Affine; 2],
+        inv: [Self::Base; 2],
+    ) -> [Self::Affine; 2] {
+        [
+            Self::affine_add_finish(p[0], q[0], inv[0]),
+            Self::affine_add_finish(p[1], q[1], inv[1]),
+        ]
+    }
 
     /// The MSM rewritten with the curve's GLV endomorphism ([`crate::glv`]): 2n points and
     /// half-length scalars with the same sum (for points of order r). `None` where the curve has
@@ -94,6 +106,33 @@ fn sw_add_finish<C: SwCurve>(p: &sw::Affine<C>, q: &sw::Affine<C>, inv: C::Base)
 }
 // ANCHOR_END: sw_affine_add
 
+/// [`sw_add_finish`] for two independent additions, each product next to its twin in the other
+/// addition: a product then never waits for the one just before it (λ² for λ, λ(x₁ − x₃) for
+/// x₃), and the CPU overlaps the two.
+#[inline(always)]
+fn sw_add_finish2<C: SwCurve>(
+    p: [&sw::Affine<C>; 2],
+    q: [&sw::Affine<C>; 2],
+    inv: [C::Base; 2],
+) -> [sw::Affine<C>; 2] {
+    let numerator = |k: usize| {
+        if p[k].x == q[k].x {
+            let xx = p[k].x.square();
+            xx.double() + xx
+        } else {
+            q[k].y - p[k].y
+        }
+    };
+    let lambda = [numerator(0) * inv[0], numerator(1) * inv[1]];
+    let l2 = [lambda[0].square(), lambda[1].square()];
+    let x3 = [l2[0] - p[0].x - q[0].x, l2[1] - p[1].x - q[1].x];
+    let t = [lambda[0] * (p[0].x - x3[0]), lambda[1] * (p[1].x - x3[1])];
+    [
+        sw::Affine::new_unchecked(x3[0], t[0] - p[0].y),
+        sw::Affine::new_unchecked(x3[1], t[1] - p[1].y),
+    ]
+}
+
 macro_rules! sw_msm_group {
     ($ty:ident) => {
         impl<C: SwCurve> MsmGroup for sw::$ty<C> {
@@ -122,6 +161,13 @@ macro_rules! sw_msm_group {
                 inv: C::Base,
             ) -> sw::Affine<C> {
                 sw_add_finish(p, q, inv)
+            }
+            fn affine_add_finish2(
+                p: [&sw::Affine<C>; 2],
+                q: [&sw::Affine<C>; 2],
+                inv: [C::Base; 2],
+            ) -> [sw::Affine<C>; 2] {
+                sw_add_finish2(p, q, inv)
             }
             fn glv_expand(
                 points: &[sw::Affine<C>],

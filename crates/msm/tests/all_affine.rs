@@ -25,7 +25,7 @@ fn configs(glv: bool) -> Vec<(&'static str, AllAffineConfig)> {
             AllAffineConfig {
                 window: Some(5),
                 accumulation_batch: 2,
-                reduction_batch: 3,
+                reduction_batch: Some(3),
                 glv: false,
             },
         ),
