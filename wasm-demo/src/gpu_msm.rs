@@ -221,7 +221,7 @@ struct GpuRun {
     /// "gpu-timestamps", "host-waits" or "none".
     timing: &'static str,
     stages: Vec<Stage>,
-    /// The host's phases (validate, setup, gpu, combine), from its clock.
+    /// The host's phases (validate, setup, upload, gpu, combine), from its clock.
     host: Vec<Stage>,
     /// Seconds from the packed input in memory to the affine result: upload, every stage, readback
     /// and the Horner step on the CPU.

@@ -123,36 +123,29 @@ fn width(curve: GpuCurve) -> u32 {
     WIDTHS.iter().find(|(c, _)| *c == curve).unwrap().1
 }
 
+/// The whole MSM on every curve with `$width`-bit limbs: the portable width of `WIDTHS`, and the
+/// native fast path, 32-bit limbs with 64-bit products (SHADER_INT64, which lavapipe has).
 macro_rules! msm_tests {
-    ($name:ident, $curve:expr, $affine:ty) => {
+    ($name:ident, $curve:expr, $affine:ty, $width:expr) => {
         #[test]
         fn $name() {
-            check::<$affine>(msm($curve, width($curve)), &[0, 1, 2, 3, 100, 1000, 4097], &MsmOptions::default(), 7);
+            let width = $width;
+            if width == INT64_LIMB_BITS {
+                gpu_int64();
+            }
+            check::<$affine>(msm($curve, width), &[0, 1, 2, 3, 100, 1000, 4097], &MsmOptions::default(), width as u64);
         }
     };
 }
 
-msm_tests!(bn254, GpuCurve::Bn254, ark_bn254::G1Affine);
-msm_tests!(bls12_377, GpuCurve::Bls12_377, ark_bls12_377::G1Affine);
-msm_tests!(bls12_381, GpuCurve::Bls12_381, ark_bls12_381::G1Affine);
-msm_tests!(ed_on_bls12_377, GpuCurve::EdBls12_377, ark_ed_on_bls12_377::EdwardsAffine);
-
-/// The native fast path: 32-bit limbs with 64-bit products (SHADER_INT64, which lavapipe has), on
-/// every curve, with the same inputs as the portable path.
-macro_rules! msm_int64_tests {
-    ($name:ident, $curve:expr, $affine:ty) => {
-        #[test]
-        fn $name() {
-            gpu_int64();
-            check::<$affine>(msm($curve, INT64_LIMB_BITS), &[0, 1, 2, 3, 100, 1000, 4097], &MsmOptions::default(), 8);
-        }
-    };
-}
-
-msm_int64_tests!(bn254_int64, GpuCurve::Bn254, ark_bn254::G1Affine);
-msm_int64_tests!(bls12_377_int64, GpuCurve::Bls12_377, ark_bls12_377::G1Affine);
-msm_int64_tests!(bls12_381_int64, GpuCurve::Bls12_381, ark_bls12_381::G1Affine);
-msm_int64_tests!(ed_on_bls12_377_int64, GpuCurve::EdBls12_377, ark_ed_on_bls12_377::EdwardsAffine);
+msm_tests!(bn254, GpuCurve::Bn254, ark_bn254::G1Affine, width(GpuCurve::Bn254));
+msm_tests!(bls12_377, GpuCurve::Bls12_377, ark_bls12_377::G1Affine, width(GpuCurve::Bls12_377));
+msm_tests!(bls12_381, GpuCurve::Bls12_381, ark_bls12_381::G1Affine, width(GpuCurve::Bls12_381));
+msm_tests!(ed_on_bls12_377, GpuCurve::EdBls12_377, ark_ed_on_bls12_377::EdwardsAffine, width(GpuCurve::EdBls12_377));
+msm_tests!(bn254_int64, GpuCurve::Bn254, ark_bn254::G1Affine, INT64_LIMB_BITS);
+msm_tests!(bls12_377_int64, GpuCurve::Bls12_377, ark_bls12_377::G1Affine, INT64_LIMB_BITS);
+msm_tests!(bls12_381_int64, GpuCurve::Bls12_381, ark_bls12_381::G1Affine, INT64_LIMB_BITS);
+msm_tests!(ed_on_bls12_377_int64, GpuCurve::EdBls12_377, ark_ed_on_bls12_377::EdwardsAffine, INT64_LIMB_BITS);
 
 /// Batching (several passes of points into the same buckets) and window sizes other than the
 /// default, forced through a tiny binding limit, on the BLS12-377 build.

@@ -92,14 +92,20 @@ fn sw_add_start<C: SwCurve>(
     AffineAdd::Invert(q.x - p.x)
 }
 
+/// The numerator of λ, whose denominator [`sw_add_start`] returned: 3x₁² (tangent) or y₂ − y₁.
+#[inline(always)]
+fn sw_lambda_numerator<C: SwCurve>(p: &sw::Affine<C>, q: &sw::Affine<C>) -> C::Base {
+    if p.x == q.x {
+        let xx = p.x.square();
+        xx.double() + xx
+    } else {
+        q.y - p.y
+    }
+}
+
 /// Short Weierstrass affine addition, second half: x₃ = λ² − x₁ − x₂, y₃ = λ(x₁ − x₃) − y₁.
 fn sw_add_finish<C: SwCurve>(p: &sw::Affine<C>, q: &sw::Affine<C>, inv: C::Base) -> sw::Affine<C> {
-    let lambda = if p.x == q.x {
-        let xx = p.x.square();
-        (xx.double() + xx) * inv
-    } else {
-        (q.y - p.y) * inv
-    };
+    let lambda = sw_lambda_numerator(p, q) * inv;
     let x3 = lambda.square() - p.x - q.x;
     let y3 = lambda * (p.x - x3) - p.y;
     sw::Affine::new_unchecked(x3, y3)
@@ -115,15 +121,10 @@ fn sw_add_finish2<C: SwCurve>(
     q: [&sw::Affine<C>; 2],
     inv: [C::Base; 2],
 ) -> [sw::Affine<C>; 2] {
-    let numerator = |k: usize| {
-        if p[k].x == q[k].x {
-            let xx = p[k].x.square();
-            xx.double() + xx
-        } else {
-            q[k].y - p[k].y
-        }
-    };
-    let lambda = [numerator(0) * inv[0], numerator(1) * inv[1]];
+    let lambda = [
+        sw_lambda_numerator(p[0], q[0]) * inv[0],
+        sw_lambda_numerator(p[1], q[1]) * inv[1],
+    ];
     let l2 = [lambda[0].square(), lambda[1].square()];
     let x3 = [l2[0] - p[0].x - q[0].x, l2[1] - p[1].x - q[1].x];
     let t = [lambda[0] * (p[0].x - x3[0]), lambda[1] * (p[1].x - x3[1])];
