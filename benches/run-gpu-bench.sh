@@ -11,11 +11,12 @@ device=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1 | tr 'A-Z '
 what=${1:-all}
 stamp=(--commit "$(cat .bin/COMMIT)" --date "$(date -u +%Y-%m-%dT%H:%M:%SZ)")
 if [[ $what == all || $what == msm ]]; then
-  # Uniform scalars at every size, portable 13-bit limbs and the SHADER_INT64 path (32-bit limbs);
-  # then the skewed patterns of issue 7 at 2^20 on the faster path.
-  ./.bin/msm_bench --curves bls12-377,bn254 --log-n 16,18,20,22 --limb-bits 13,32 --reps 7 \
+  # Uniform scalars at every size, portable 13-bit limbs and the SHADER_INT64 paths (29/30-bit
+  # reduced radix, 32-bit no-carry CIOS); then the skewed patterns of issue 7 at 2^20 on the
+  # default path (0: each curve's reduced-radix width).
+  ./.bin/msm_bench --curves bls12-377,bn254 --log-n 16,18,20,22 --limb-bits 13,29,30,32 --reps 7 \
       "${stamp[@]}" --out "$out/gpu-msm-$device.json"
-  ./.bin/msm_bench --curves bls12-377,bn254 --log-n 20 --limb-bits 32 --patterns uniform,small,equal --reps 5 \
+  ./.bin/msm_bench --curves bls12-377,bn254 --log-n 20 --limb-bits 0 --patterns uniform,small,equal --reps 5 \
       "${stamp[@]}" --out "$out/gpu-msm-skewed-$device.json"
 fi
 if [[ $what == all || $what == upload ]]; then

@@ -2,7 +2,7 @@
 //
 // Portable WGSL has 32-bit integers only and no high-half multiply, so a limb product must fit in a
 // u32: limbs of 12..=16 bits. Where the adapter offers 64-bit integers (wgpu's SHADER_INT64, native
-// only) limbs are 32 bits and sums and products are taken in u64. Values are little-endian, fully
+// only) limbs are 29, 30 or 32 bits and products are taken in u64. Values are little-endian, fully
 // reduced (< p), each limb < 2^LIMB_BITS.
 // Every constant below is injected by crates/msm-gpu/src/field.rs from fastmsm-mont, which derives
 // them from the modulus alone; nothing numeric is typed here.
@@ -12,10 +12,12 @@ const LIMB_BITS: u32 = {{LIMB_BITS}}u;
 const LIMB_MASK: u32 = {{LIMB_MASK}}u;
 
 alias Big = array<u32, NUM_LIMBS>;
-// Limb sums and products are formed in Acc: u32 for 12..=16-bit limbs, u64 for 32-bit limbs. A
+// Limb sums and differences are formed in Acc: u32 up to 30-bit limbs, u64 for 32-bit limbs. A
 // negative difference shows as Acc's top bit (ACC_TOP), since limbs are far below Acc's range.
+// Limb products (outside the generated Montgomery product) are formed in Prod: u32 up to 16 bits.
 alias Acc = {{ACC}};
 const ACC_TOP: u32 = {{ACC_TOP}}u;
+alias Prod = {{PROD}};
 
 const P = Big({{MODULUS}});
 const R_SQUARED = Big({{R_SQUARED}});
@@ -123,14 +125,14 @@ fn widen(a: Big) -> Wide {
 }
 
 // a·b, where a has a_len limbs and b has b_len; carrying after every product keeps each step below
-// 2^(2w), within Acc for every supported width.
+// 2^(2w), within Prod for every supported width.
 fn wide_mul(a: Wide, a_len: u32, b: Wide, b_len: u32) -> Wide {
     var t: Wide;
     for (var i = 0u; i < a_len; i++) {
         var c = 0u;
         for (var j = 0u; j < b_len; j++) {
-            let s = Acc(t[i + j]) + Acc(a[i]) * Acc(b[j]) + Acc(c);
-            t[i + j] = u32(s & Acc(LIMB_MASK));
+            let s = Prod(t[i + j]) + Prod(a[i]) * Prod(b[j]) + Prod(c);
+            t[i + j] = u32(s & Prod(LIMB_MASK));
             c = u32(s >> LIMB_BITS);
         }
         t[i + b_len] = c;

@@ -5,7 +5,8 @@
 //! adapter has them).
 //!
 //! usage: cargo run --release -p fastmsm-gpu --example msm_bench -- [--log-n 16,18,20]
-//!        [--curves bn254,bls12-377] [--limb-bits 13,15] [--patterns uniform,small,equal]
+//!        [--curves bn254,bls12-377] [--limb-bits 13,15] (0: the curve's SHADER_INT64 reduced-radix width)
+//!        [--patterns uniform,small,equal]
 //!        [--chunks 0,64,256] (SMVP entries per invocation; 0: the plan's default)
 //!        [--windows 0,15,16] (window size c; 0: the plan's default)
 //!        [--edits none,...] [--reps 5] [--commit C] [--date D] --out FILE
@@ -16,6 +17,7 @@ use ark_ec::{AffineRepr, CurveGroup, VariableBaseMSM};
 use ark_ff::{PrimeField, UniformRand};
 use ark_std::rand::{Rng, SeedableRng, rngs::StdRng};
 use fastmsm_gpu::GpuContext;
+use fastmsm_gpu::field::int64_limb_bits;
 use fastmsm_gpu::msm::{AffineOut, GpuCurve, GpuMsm, MsmOptions, pack_points, pack_scalars};
 use fastmsm_gpu::testing::block_on;
 use fastmsm_mont::Canonical;
@@ -95,6 +97,10 @@ fn edit(name: &str, src: String) -> String {
         "smvp-no-sign" => ("if ((entry & NEGATIVE) != 0u) {", "if (false) {"),
         // SMVP reading the point twice as far apart (wrong result; timing only): memory-bound?
         "smvp-same-point" => ("var a = read_affine(entry & ~NEGATIVE);", "var a = read_affine(b);"),
+        // Mixed addition without its rare doubling branch (P + P): wrong only if an SMVP run meets
+        // the same point twice, never with the benchmark's random points. Does the inlined
+        // branch cost registers or code size in the hot loop?
+        "smvp-no-double" => ("return affine_double(a);", "return point_identity();"),
         other => panic!("unknown edit {other}"),
     };
     assert!(src.contains(from), "edit {name}: text not found");
@@ -151,7 +157,8 @@ fn main() {
     for &curve in &curves {
         let built: Vec<(u32, String, GpuMsm, f64)> = limb_bits
             .iter()
-            .flat_map(|&w| edits.iter().map(move |e| (w, e.clone())))
+            .map(|&w| if w == 0 { int64_limb_bits(curve.base_field()) } else { w })
+            .flat_map(|w| edits.iter().map(move |e| (w, e.clone())))
             .map(|(w, e)| {
                 let t = now();
                 let msm = block_on(GpuMsm::with_source_edit(&ctx, curve, w, &|s| edit(&e, s))).expect("pipelines");

@@ -49,6 +49,9 @@ pub fn cpu_twin(limb_bits: u32) -> Option<Variant> {
         14 => Variant::U32Limbs14,
         15 => Variant::U32Limbs15,
         16 => Variant::U32Limbs16,
+        // 29/30-bit limbs: the shader's reduced radix with u64 columns is the CPU loop step for step.
+        29 => Variant::ReducedRadix29,
+        30 => Variant::ReducedRadix30,
         // 32-bit limbs: R = 2^(32·limbs) equals the 64-bit CIOS's R = 2^(64·words) for every field
         // here (tests/field.rs compares them), and a fully reduced product is unique.
         32 => Variant::Cios,

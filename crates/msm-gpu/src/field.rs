@@ -1,4 +1,5 @@
-//! Prime-field arithmetic on the GPU for any supported field and limb width (12..=16 bits).
+//! Prime-field arithmetic on the GPU for any supported field and limb width (12..=16 bits, and
+//! 29, 30 and 32 bits where the adapter has 64-bit integers).
 //!
 //! [`FieldKernels::new`] assembles `shaders/field.wgsl` with the constants of
 //! `fastmsm_mont::limb_constants` and the generated Montgomery product, and builds every pipeline
@@ -17,23 +18,40 @@ pub const WORKGROUP_SIZE: u32 = 64;
 
 /// The limb widths portable WGSL field arithmetic supports: a product of two limbs must fit a u32.
 pub const LIMB_WIDTHS: [u32; 5] = [12, 13, 14, 15, 16];
-/// The limb width of the native fast path: 32-bit limbs with 64-bit sums and products, for adapters
-/// with wgpu's `SHADER_INT64` (Vulkan, DX12, Metal; never WebGPU in a browser).
-pub const INT64_LIMB_BITS: u32 = 32;
+/// The limb widths of the native fast paths, for adapters with 64-bit integers in shaders (wgpu's
+/// `SHADER_INT64`: Vulkan, DX12, Metal; never WebGPU in a browser): 29- and 30-bit limbs in the
+/// reduced radix with u64 column sums (the widths [`int64_limb_bits`] picks for the fields here),
+/// and 32-bit limbs in a no-carry CIOS with 64-bit products.
+pub const INT64_LIMB_WIDTHS: [u32; 3] = [29, 30, 32];
 
-/// The limb widths this device can run: the portable ones, plus 32 where it has 64-bit integers.
+/// The limb widths this device can run: the portable ones, plus the native ones where it has
+/// 64-bit integers.
 pub fn supported_limb_widths(ctx: &GpuContext) -> Vec<u32> {
     let mut widths = LIMB_WIDTHS.to_vec();
     if ctx.features.contains(wgpu::Features::SHADER_INT64) {
-        widths.push(INT64_LIMB_BITS);
+        widths.extend(INT64_LIMB_WIDTHS);
     }
     widths
 }
 
-/// The fastest limb width this device runs, by the H200 measurements (benches/results/
-/// gpu-msm-nvidia-h200.json, wgsl-mont-nvidia-h200.json): 32 with SHADER_INT64, else 15.
-pub fn default_limb_bits(ctx: &GpuContext) -> u32 {
-    if ctx.features.contains(wgpu::Features::SHADER_INT64) { INT64_LIMB_BITS } else { 15 }
+// ANCHOR: int64_width
+/// The reduced-radix width for a field on the SHADER_INT64 path: the fewest limbs any width of
+/// 26..=30 bits reaches (n = ⌊bits/w⌋ + 1, so R > 2p), at the narrowest width that reaches it —
+/// a narrower limb leaves more headroom in the u64 columns, hence fewer carries (nSafe).
+/// BLS12-377 and BLS12-381 base fields: 13 limbs of 30 bits; 253..255-bit fields: 9 of 29.
+pub fn int64_limb_bits(field: Field) -> u32 {
+    let bits = field.params().bits;
+    let limbs = |w: u32| bits / w + 1;
+    let fewest = (26..=30).map(limbs).min().expect("a width range");
+    (26..=30).find(|&w| limbs(w) == fewest).expect("some width reaches the fewest limbs")
+}
+// ANCHOR_END: int64_width
+
+/// The fastest limb width this device runs for `field`, by the H200 measurements (benches/results/
+/// gpu-msm-nvidia-h200.json, wgsl-mont-int64-nvidia-h200.json): the reduced radix of
+/// [`int64_limb_bits`] with SHADER_INT64, else 15.
+pub fn default_limb_bits(ctx: &GpuContext, field: Field) -> u32 {
+    if ctx.features.contains(wgpu::Features::SHADER_INT64) { int64_limb_bits(field) } else { 15 }
 }
 
 /// Rejects a limb width this device cannot run, saying why.
@@ -41,13 +59,13 @@ pub fn check_limb_bits(ctx: &GpuContext, limb_bits: u32) -> Result<(), GpuError>
     if supported_limb_widths(ctx).contains(&limb_bits) {
         return Ok(());
     }
-    if limb_bits == INT64_LIMB_BITS {
+    if INT64_LIMB_WIDTHS.contains(&limb_bits) {
         return Err(GpuError::Input(format!(
-            "32-bit limbs need 64-bit integers in shaders (SHADER_INT64), which the adapter '{}' does not offer; use one of {LIMB_WIDTHS:?}",
+            "{limb_bits}-bit limbs need 64-bit integers in shaders (SHADER_INT64), which the adapter '{}' does not offer; use one of {LIMB_WIDTHS:?}",
             ctx.info.name
         )));
     }
-    Err(GpuError::Input(format!("{limb_bits}-bit limbs: WGSL field arithmetic supports {LIMB_WIDTHS:?}, and {INT64_LIMB_BITS} with SHADER_INT64")))
+    Err(GpuError::Input(format!("{limb_bits}-bit limbs: WGSL field arithmetic supports {LIMB_WIDTHS:?}, and {INT64_LIMB_WIDTHS:?} with SHADER_INT64")))
 }
 
 /// Field operations with one argument or two; each is an entry point of `field.wgsl`.
@@ -109,8 +127,10 @@ pub fn field_constants(constants: &LimbConstants) -> Vec<(&'static str, String)>
         ("NUM_LIMBS", constants.limbs.to_string()),
         ("LIMB_BITS", constants.limb_bits.to_string()),
         ("LIMB_MASK", (u32::MAX >> (32 - constants.limb_bits)).to_string()),
-        ("ACC", if constants.limb_bits == INT64_LIMB_BITS { "u64" } else { "u32" }.into()),
-        ("ACC_TOP", if constants.limb_bits == INT64_LIMB_BITS { "63" } else { "31" }.into()),
+        // Limb sums need u64 only for 32-bit limbs; limb products need it above 16 bits.
+        ("ACC", if constants.limb_bits == 32 { "u64" } else { "u32" }.into()),
+        ("ACC_TOP", if constants.limb_bits == 32 { "63" } else { "31" }.into()),
+        ("PROD", if constants.limb_bits > 16 { "u64" } else { "u32" }.into()),
         ("MODULUS", list(&constants.modulus)),
         ("R_SQUARED", list(&constants.r_squared)),
         ("R_MOD_P", list(&constants.r_mod_p)),

@@ -14,52 +14,67 @@ use fastmsm_mont::LimbConstants;
 /// WGSL source of `fn mont_mul(x: Big, y: Big) -> Big` for the constants' field and width.
 pub fn mont_mul_source(k: &LimbConstants) -> String {
     match k.limb_bits {
-        12..=15 => reduced_radix(k),
+        12..=15 => reduced_radix(k, Columns::U32),
         16 => cios16(k),
+        26..=30 => reduced_radix(k, Columns::U64),
         32 => cios32_no_carry(k),
-        w => panic!("no WGSL Montgomery product for {w}-bit limbs (supported: 12..=16, 32)"),
+        w => panic!("no WGSL Montgomery product for {w}-bit limbs (supported: 12..=16, 26..=30, 32)"),
     }
 }
 
+/// The integer type of the reduced-radix column sums: u32 in portable WGSL (12..=15-bit limbs),
+/// u64 with SHADER_INT64 (26..=30-bit limbs, whose 52..60-bit products fit many times in a u64).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Columns {
+    U32,
+    U64,
+}
+
 /// Reduced radix (Mitscha-Baude; Derei & Koh for WGSL): each step adds xᵢ·yⱼ + q·pⱼ into column
-/// sums s_j and only carries every nSafe steps, because the carry budget allows it.
-fn reduced_radix(k: &LimbConstants) -> String {
+/// sums s_j and only carries every nSafe steps, because the carry budget allows it. With u64
+/// columns each product is one 32×32 → 64-bit multiply-add and nothing else, where the 32-bit
+/// CIOS needs a 64-bit addition and a split after every product.
+fn reduced_radix(k: &LimbConstants, columns: Columns) -> String {
     let n = k.limbs;
     let n_safe = k.n_safe() as usize;
     assert!(n_safe > 0, "reduced radix needs nSafe ≥ 1");
+    // A limb (u32 in a Big) or constant as a column value.
+    let wide = |v: String| if columns == Columns::U64 { format!("u64({v})") } else { v };
+    let mask = wide("LIMB_MASK".into());
     let mut src = String::new();
     let w = &mut src;
     writeln!(w, "fn mont_mul(x: Big, y: Big) -> Big {{").unwrap();
     for j in 0..n {
-        writeln!(w, "    let y{j} = y[{j}];").unwrap();
-        writeln!(w, "    var s{j} = 0u;").unwrap();
+        writeln!(w, "    let y{j} = {};", wide(format!("y[{j}]"))).unwrap();
+        writeln!(w, "    var s{j} = {};", wide("0u".into())).unwrap();
     }
     for i in 0..n {
         writeln!(w, "    {{ // step {i}").unwrap();
-        writeln!(w, "        let xi = x[{i}];").unwrap();
+        writeln!(w, "        let xi = {};", wide(format!("x[{i}]"))).unwrap();
         writeln!(w, "        let t0 = s0 + xi * y0;").unwrap();
-        writeln!(w, "        let q = (t0 * {}u) & LIMB_MASK;", k.mu).unwrap();
-        writeln!(w, "        var c = (t0 + q * {}u) >> LIMB_BITS;", k.modulus[0]).unwrap();
+        // q = t0·μ mod 2^w depends on t0's low w ≤ 32 bits only: a u32 product suffices.
+        writeln!(w, "        let q = {};", wide(format!("(u32(t0) * {}u) & LIMB_MASK", k.mu))).unwrap();
+        writeln!(w, "        var c = (t0 + q * {}) >> LIMB_BITS;", wide(format!("{}u", k.modulus[0]))).unwrap();
         for j in 1..n {
             let carry_in = if (j - 1) % n_safe == 0 { " + c" } else { "" };
-            writeln!(w, "        let t{j} = s{j} + xi * y{j} + q * {}u{carry_in};", k.modulus[j]).unwrap();
+            writeln!(w, "        let t{j} = s{j} + xi * y{j} + q * {}{carry_in};", wide(format!("{}u", k.modulus[j]))).unwrap();
             if j % n_safe == 0 {
                 writeln!(w, "        c = t{j} >> LIMB_BITS;").unwrap();
-                writeln!(w, "        s{} = t{j} & LIMB_MASK;", j - 1).unwrap();
+                writeln!(w, "        s{} = t{j} & {mask};", j - 1).unwrap();
             } else {
                 writeln!(w, "        s{} = t{j};", j - 1).unwrap();
             }
         }
-        let top = if (n - 1).is_multiple_of(n_safe) { "c" } else { "0u" };
+        let top = if (n - 1).is_multiple_of(n_safe) { "c".to_string() } else { wide("0u".into()) };
         writeln!(w, "        s{} = {top};", n - 1).unwrap();
         writeln!(w, "    }}").unwrap();
     }
-    // The column sums are below 2^32 but not yet limbs: carry once through, then subtract p if needed.
-    writeln!(w, "    var c = 0u;").unwrap();
+    // The column sums are not yet limbs: carry once through, then subtract p if needed.
+    writeln!(w, "    var c = {};", wide("0u".into())).unwrap();
     for j in 0..n {
-        writeln!(w, "    {{ let t = s{j} + c; s{j} = t & LIMB_MASK; c = t >> LIMB_BITS; }}").unwrap();
+        writeln!(w, "    let l{j} = u32((s{j} + c) & {mask}); c = (s{j} + c) >> LIMB_BITS;").unwrap();
     }
-    reduce_once(w, k, "s", "0u");
+    reduce_once(w, k, "l", "0u");
     writeln!(w, "}}").unwrap();
     src
 }
