@@ -1,9 +1,14 @@
 // CPU MSM in your browser: fastmsm-msm (projective buckets, batch-affine buckets, or all affine —
-// sorted buckets and affine reduction —, each over 64-bit or 30-bit limbs, optionally with GLV)
+// sorted buckets and affine reduction —, each over 64-bit or 30-bit limbs, optionally with GLV;
+// where the browser has relaxed SIMD also over 51-bit limbs with Emmart's FMA product, from the
+// second package built with +relaxed-simd, on the same seeded input drawn there again)
 // against arkworks' VariableBaseMSM (ark-ec 0.5, one thread), all compiled into this page's
 // WebAssembly and run in the widget worker on the same seeded input. Every run's result is compared
 // with arkworks' result on that input; a run is verified when they are the same point. The
 // operation counts come from running our code over a field that counts its own operations.
+
+import { wasmFeatures } from './capabilities.js';
+import { loadRelaxed } from './mont-bench.js';
 
 export const title = 'Multi-scalar multiplication on your CPU: ours vs arkworks, in WebAssembly';
 
@@ -12,6 +17,9 @@ export const title = 'Multi-scalar multiplication on your CPU: ours vs arkworks,
 export const CURVES = ['bn254', 'bls12-377', 'bls12-381', 'ed-on-bls12-377'];
 export const VARIANTS = ['projective', 'batch-affine', 'all-affine', 'projective-r30', 'batch-affine-r30', 'all-affine-r30',
   'arkworks'];
+// The MSM over the 51-bit FMA twins: only in the relaxed-SIMD package (cpu_msm_info there).
+export const RELAXED_VARIANTS = ['projective-r51', 'batch-affine-r51', 'all-affine-r51'];
+export const ALL = [...VARIANTS.slice(0, -1), ...RELAXED_VARIANTS, 'arkworks'];
 export const BASELINE = 'arkworks';
 const LABELS = {
   projective: 'ours: projective buckets, 64-bit limbs',
@@ -20,6 +28,9 @@ const LABELS = {
   'projective-r30': 'ours: projective buckets, 30-bit limbs',
   'batch-affine-r30': 'ours: batch-affine buckets, 30-bit limbs',
   'all-affine-r30': 'ours: all affine (sorted buckets, affine reduction), 30-bit limbs',
+  'projective-r51': 'ours: projective buckets, 51-bit limbs (FMA, relaxed SIMD)',
+  'batch-affine-r51': 'ours: batch-affine buckets, 51-bit limbs (FMA, relaxed SIMD)',
+  'all-affine-r51': 'ours: all affine (sorted buckets, affine reduction), 51-bit limbs (FMA, relaxed SIMD)',
   arkworks: 'arkworks VariableBaseMSM (baseline)',
 };
 export const COUNTED = ['projective', 'batch-affine', 'all-affine'];
@@ -27,8 +38,8 @@ export const COUNTED = ['projective', 'batch-affine', 'all-affine'];
 export const controls = [
   { name: 'curve', label: 'Curve', type: 'select', default: 'bls12-377', options: [...CURVES, { value: 'all', label: 'all four' }] },
   { name: 'logn', label: 'n = 2^', type: 'number', default: 14, min: 4, max: 18 },
-  { name: 'variants', label: 'Runs', type: 'select', multiple: true, default: VARIANTS,
-    options: VARIANTS.map((v) => ({ value: v, label: LABELS[v] })) },
+  { name: 'variants', label: 'Runs', type: 'select', multiple: true, default: ALL,
+    options: ALL.map((v) => ({ value: v, label: LABELS[v] })) },
   { name: 'repetitions', label: 'Repetitions', type: 'number', default: 3, min: 1, max: 20 },
   { name: 'count', label: 'Count field operations', type: 'select', default: 'yes', options: ['yes', 'no'] },
   { name: 'window', label: 'Window c (0 = automatic)', type: 'number', default: 0, min: 0, max: 16 },
@@ -53,6 +64,21 @@ const asList = (v, all) => (v === 'all' || v === undefined || (Array.isArray(v) 
   ? all : [v].flat());
 const samePoint = (a, b) => a.x === b.x && a.y === b.y;
 const pointText = (p) => (p.x === null ? 'identity' : `(${p.x}, ${p.y})`);
+const limbBits = (variant) => (variant === BASELINE ? 64 : variant.endsWith('-r30') ? 30 : variant.endsWith('-r51') ? 51 : 64);
+
+// The relaxed-SIMD package where this browser can use it, or why not.
+async function relaxedPackage(progress) {
+  if (!wasmFeatures().relaxed_simd) return { problem: 'this browser lacks WebAssembly relaxed SIMD' };
+  progress(0, 'Loading the relaxed-SIMD package…');
+  const pkg = await loadRelaxed();
+  if (!pkg.mont_build_info().emmart_fma_fused) {
+    return { problem: 'f64x2.relaxed_madd is not fused on this CPU/engine; the 51-bit product needs a fused multiply-add' };
+  }
+  const listed = pkg.cpu_msm_info().variants;
+  const missing = RELAXED_VARIANTS.filter((v) => !listed.includes(v));
+  if (missing.length) throw new Error(`cpu-msm.js lists are out of date: the relaxed package lacks ${missing}`);
+  return { pkg };
+}
 
 export async function task(wasm, params, progress) {
   const info = wasm.cpu_msm_info();
@@ -60,9 +86,19 @@ export async function task(wasm, params, progress) {
     throw new Error(`cpu-msm.js lists are out of date: wasm has curves ${info.curves} and variants ${info.variants}`);
   }
   const curves = asList(params.curve ?? params.curves, CURVES);
-  const variants = asList(params.variants, VARIANTS);
+  let variants = asList(params.variants, ALL);
   for (const c of curves) if (!CURVES.includes(c)) throw new Error(`unknown curve ${c}`);
-  for (const v of variants) if (!VARIANTS.includes(v)) throw new Error(`unknown variant ${v}`);
+  for (const v of variants) if (!ALL.includes(v)) throw new Error(`unknown variant ${v}`);
+  const unavailable = [];
+  let relaxed = null;
+  if (variants.some((v) => RELAXED_VARIANTS.includes(v))) {
+    const { pkg, problem } = await relaxedPackage(progress);
+    relaxed = pkg ?? null;
+    if (problem) {
+      for (const v of variants.filter((x) => RELAXED_VARIANTS.includes(x))) unavailable.push({ variant: v, reason: problem });
+      variants = variants.filter((v) => !RELAXED_VARIANTS.includes(v));
+    }
+  }
   if (!variants.includes(BASELINE)) variants.push(BASELINE); // every result is checked against it
   const logns = [params.logn].flat().map(Number);
   for (const l of logns) if (!(l >= 1 && l <= 20)) throw new Error(`n = 2^${l}: choose 2^1 to 2^20`);
@@ -84,7 +120,11 @@ export async function task(wasm, params, progress) {
     const say = (f, text) => progress(base + span * f, `${curve}, n = 2^${logn}: ${text}`);
     say(0, 'drawing the input');
     const input = new wasm.CpuMsm(curve, n, seed, (f, text) => say(0.1 * f, text));
+    // the relaxed package draws the same seeded input into its own memory
+    let relaxedInput = null;
     try {
+      relaxedInput = relaxed && new relaxed.CpuMsm(curve, n, seed, (f, text) => say(0.1 * f, `relaxed package: ${text}`));
+      const inputOf = (variant) => (RELAXED_VARIANTS.includes(variant) ? relaxedInput : input);
       // warm-up on a prefix: every variant once, checked against arkworks on the same prefix
       const warm = Math.min(n, WARMUP_POINTS);
       const warmRef = input.run(BASELINE, warm, 0, 0, false);
@@ -93,7 +133,7 @@ export async function task(wasm, params, progress) {
       const rowName = (row) => `${row.variant}${row.glv ? '+glv' : ''}`;
       for (const row of rows) {
         say(0.1, `warming up ${rowName(row)}`);
-        row.verified &&= samePoint(input.run(row.variant, warm, window, batch, row.glv), warmRef);
+        row.verified &&= samePoint(inputOf(row.variant).run(row.variant, warm, window, batch, row.glv), warmRef);
       }
       const timedSteps = repetitions * rows.length;
       let done = 0;
@@ -103,7 +143,7 @@ export async function task(wasm, params, progress) {
         for (const row of [...rows].sort((a, b) => (b.variant === BASELINE) - (a.variant === BASELINE))) {
           say(0.12 + 0.7 * (done++ / timedSteps), `round ${r + 1}/${repetitions}, ${rowName(row)}`);
           const t0 = performance.now();
-          const out = input.run(row.variant, n, window, batch, row.glv);
+          const out = inputOf(row.variant).run(row.variant, n, window, batch, row.glv);
           row.samples.push(performance.now() - t0);
           if (row.variant === BASELINE) reference ??= out;
           row.out = out;
@@ -117,8 +157,8 @@ export async function task(wasm, params, progress) {
           name: `${curve}/n=2^${logn}/${rowName(row)}`,
           params: {
             curve, n, log2_n: logn, variant: row.variant, label: LABELS[row.variant],
-            limb_bits: row.variant === BASELINE ? 64 : row.variant.endsWith('-r30') ? 30 : 64,
-            accumulation: row.variant === BASELINE ? 'projective (Jacobian), arkworks' : row.variant.replace('-r30', ''),
+            limb_bits: limbBits(row.variant),
+            accumulation: row.variant === BASELINE ? 'projective (Jacobian), arkworks' : row.variant.replace(/-r(30|51)$/, ''),
             window: row.out.window, glv: row.out.glv, stats: row.out.stats, seed,
             speedup_vs_arkworks: round(arkMedian / m, 3),
             result: pointText(row.out),
@@ -141,6 +181,7 @@ export async function task(wasm, params, progress) {
       }
     } finally {
       input.free();
+      relaxedInput?.free();
     }
   }
   progress(1, 'Done');
@@ -149,6 +190,8 @@ export async function task(wasm, params, progress) {
     suite: 'msm-wasm',
     device: { name: `browser CPU${cores ? ` (${cores} logical cores)` : ''}`, backend: 'wasm32 simd128, one thread' },
     params: { repetitions, warmup_points: WARMUP_POINTS, window: window || 'automatic', glv: params.glv ?? 'no', seed },
+    features: { relaxed_simd: wasmFeatures().relaxed_simd, relaxed_package: !!relaxed },
+    unavailable,
     results,
     counts,
     verified: results.length > 0 && results.every((r) => r.verified) && counts.every((c) => c.verified),
@@ -193,8 +236,9 @@ export function view(result) {
     const top = rows.reduce((a, b) => (b.median < a.median ? b : a), rows[0]);
     return top ? `${curve} 2^${logn}: fastest ${key(top)}, ${top.params.speedup_vs_arkworks.toFixed(2)}× arkworks` : '';
   }).filter(Boolean);
+  const missing = (result.unavailable ?? []).map((u) => `${u.variant}: ${u.reason}`);
   return {
-    message: `Lower is better. ${best.join('; ')}.`,
+    message: `Lower is better. ${best.join('; ')}.${missing.length ? ` Not run: ${missing.join('; ')}.` : ''}`,
     tables,
     chart: {
       title: 'Milliseconds per MSM (median)',

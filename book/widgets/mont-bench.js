@@ -60,8 +60,10 @@ const median = (xs) => {
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 };
 
+// The relaxed-SIMD package, loaded once per worker (also by the cpu-msm widget). Call only after
+// wasmFeatures().relaxed_simd: the module does not compile without the feature.
 let relaxedPackage = null;
-function loadRelaxed() {
+export function loadRelaxed() {
   relaxedPackage ??= (async () => {
     const url = (f) => new URL(`../generated/pkg-relaxed/${f}`, import.meta.url);
     const m = await import(url('fastmsm_relaxed.js'));

@@ -51,6 +51,9 @@ const MSM_LABELS = {
   'projective-r30': 'ours: projective buckets, 30-bit limbs',
   'batch-affine-r30': 'ours: batch-affine buckets, 30-bit limbs',
   'all-affine-r30': 'ours: all affine, 30-bit limbs',
+  'projective-r51': 'ours: projective buckets, 51-bit limbs (FMA, relaxed SIMD)',
+  'batch-affine-r51': 'ours: batch-affine buckets, 51-bit limbs (FMA, relaxed SIMD)',
+  'all-affine-r51': 'ours: all affine, 51-bit limbs (FMA, relaxed SIMD)',
 };
 function msmWasm(doc) {
   const runKey = (r) => `${r.params.variant}${r.params.glv ? '+glv' : ''}`;

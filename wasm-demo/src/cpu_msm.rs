@@ -3,8 +3,9 @@
 //!
 //! **cpu-msm.** [`CpuMsm::new`] draws one seeded random input (points and scalars) for a curve and
 //! keeps it, in our types and in arkworks' types, so every variant runs on the same input:
-//! fastmsm-msm with projective or batch-affine buckets, over the 64-bit field or its 30-bit twin,
-//! and arkworks' `VariableBaseMSM::msm` (ark-ec 0.5, single thread: no `parallel` feature)
+//! fastmsm-msm with projective, batch-affine or all-affine buckets, over the 64-bit field or its
+//! 30-bit twin (or, in the relaxed-SIMD package `wasm-demo/relaxed`, its 51-bit FMA twin), and
+//! arkworks' `VariableBaseMSM::msm` (ark-ec 0.5, single thread: no `parallel` feature)
 //! compiled into this same module. The widget times each [`CpuMsm::run`] call with
 //! `performance.now()` and compares every result with arkworks'. [`CpuMsm::count`] runs one of
 //! ours over the operation-counting field (`fastmsm_msm::count`).
@@ -21,6 +22,7 @@ use fastmsm_msm::all_affine::{AllAffineConfig, AllAffineStats, msm_all_affine};
 use fastmsm_msm::count::{CountableGroup, count_via};
 use fastmsm_msm::digits::{chunk, decompose_into, num_windows};
 use fastmsm_msm::radix30::{Radix30Group, via_radix30};
+use fastmsm_msm::radix51::{Radix51Group, via_radix51};
 use fastmsm_msm::window::window_size;
 use fastmsm_msm::{
     Accumulation, BatchAffineConfig, BatchAffineStats, Bls12_377G1, Bls12_381G1, Bn254G1,
@@ -57,13 +59,31 @@ pub(crate) fn hex(x: &[u64]) -> String {
 pub const CURVES: [&str; 4] = ["bn254", "bls12-377", "bls12-381", "ed-on-bls12-377"];
 
 /// The variants [`CpuMsm::run`] knows, in the widget's order.
-pub const VARIANTS: [&str; 7] = [
+#[cfg(not(all(target_arch = "wasm32", target_feature = "relaxed-simd")))]
+pub const VARIANTS: &[&str] = &[
     "projective",
     "batch-affine",
     "all-affine",
     "projective-r30",
     "batch-affine-r30",
     "all-affine-r30",
+    "arkworks",
+];
+
+/// The variants [`CpuMsm::run`] knows in the relaxed-SIMD package: also the 51-bit twins, whose
+/// product is Emmart's on `f64x2.relaxed_madd` (`fastmsm_curves::radix51`). The main package
+/// leaves them out: without relaxed SIMD its FMA is emulated in software, some 30× slower.
+#[cfg(all(target_arch = "wasm32", target_feature = "relaxed-simd"))]
+pub const VARIANTS: &[&str] = &[
+    "projective",
+    "batch-affine",
+    "all-affine",
+    "projective-r30",
+    "batch-affine-r30",
+    "all-affine-r30",
+    "projective-r51",
+    "batch-affine-r51",
+    "all-affine-r51",
     "arkworks",
 ];
 
@@ -107,7 +127,7 @@ impl SplitMix64 {
 
 /// What the widget needs from a curve: our group, arkworks' group, and conversions.
 pub(crate) trait Pair: 'static {
-    type Ours: MsmGroup + Radix30Group + CountableGroup;
+    type Ours: MsmGroup + Radix30Group + Radix51Group + CountableGroup;
     type Ark: CurveGroup + VariableBaseMSM<MulBase = <Self::Ark as CurveGroup>::Affine>;
     /// arkworks' affine point as ours (through canonical integers).
     fn ours(a: &<Self::Ark as CurveGroup>::Affine) -> <Self::Ours as Group>::Affine;
@@ -133,7 +153,9 @@ pub(crate) struct SwPair<G, P>(core::marker::PhantomData<(G, P)>);
 
 impl<C, P> Pair for SwPair<sw::Xyzz<C>, P>
 where
-    C: fastmsm_curves::sw::SwCurve + fastmsm_curves::radix30::SwTwin30,
+    C: fastmsm_curves::sw::SwCurve
+        + fastmsm_curves::radix30::SwTwin30
+        + fastmsm_curves::radix51::SwTwin51,
     P: ark_ec::short_weierstrass::SWCurveConfig,
     P::BaseField: ArkPrimeField,
 {
@@ -281,11 +303,29 @@ enum Acc {
     AllAffine,
 }
 
-/// `(accumulation, 30-bit limbs?)` of a variant name, `None` for arkworks or an unknown name.
-fn parse_variant(variant: &str) -> Option<(Acc, bool)> {
-    let (base, r30) = match variant.strip_suffix("-r30") {
-        Some(b) => (b, true),
-        None => (variant, false),
+/// The field representation of one of our variants.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Limbs {
+    /// `fastmsm_curves::field::Fp`: 64-bit words.
+    W64,
+    /// `fastmsm_curves::radix30`: 30-bit limbs.
+    R30,
+    /// `fastmsm_curves::radix51`: 51-bit limbs, Emmart's FMA product.
+    R51,
+}
+
+/// `(accumulation, limbs)` of a variant name among [`VARIANTS`], `None` for arkworks or an
+/// unknown name.
+fn parse_variant(variant: &str) -> Option<(Acc, Limbs)> {
+    if !VARIANTS.contains(&variant) {
+        return None;
+    }
+    let (base, limbs) = if let Some(b) = variant.strip_suffix("-r30") {
+        (b, Limbs::R30)
+    } else if let Some(b) = variant.strip_suffix("-r51") {
+        (b, Limbs::R51)
+    } else {
+        (variant, Limbs::W64)
     };
     let acc = match base {
         "projective" => Acc::Projective,
@@ -293,7 +333,7 @@ fn parse_variant(variant: &str) -> Option<(Acc, bool)> {
         "all-affine" => Acc::AllAffine,
         _ => return None,
     };
-    Some((acc, r30))
+    Some((acc, limbs))
 }
 
 /// The reader's options for our runs.
@@ -386,6 +426,17 @@ fn run_ours<G: MsmGroup>(
     }
 }
 
+/// The point of a [`run_ours`] result, its statistics moved into `stats`.
+fn keep_stats<G>(
+    stats: &mut Option<Stats>,
+    r: Result<(G, Option<Stats>), MsmError>,
+) -> Result<G, MsmError> {
+    r.map(|(q, s)| {
+        *stats = s;
+        q
+    })
+}
+
 /// The window width an MSM of `len` points picks (or was given), with or without GLV.
 fn window_used<G: MsmGroup>(points: &[G::Affine], scalars: &[Scalar], o: &Opts) -> u32 {
     if let Some(c) = o.window {
@@ -463,25 +514,24 @@ impl<P: Pair> Runner for Inputs<P> {
                 stats: None,
             });
         }
-        let (acc, r30) = parse_variant(variant)
+        let (acc, limbs) = parse_variant(variant)
             .ok_or_else(|| err(format_args!("unknown variant {variant:?}")))?;
         let o = Opts {
             glv: o.glv && self.has_glv(),
             ..*o
         };
-        let (q, stats): (P::Ours, _) = if r30 {
-            let mut stats = None;
-            let q = via_radix30::<P::Ours>(points, |p| {
-                run_ours(p, scalars, acc, &o).map(|(q, s)| {
-                    stats = s;
-                    q
-                })
-            })
-            .map_err(err)?;
-            (q, stats)
-        } else {
-            run_ours(points, scalars, acc, &o).map_err(err)?
-        };
+        let mut stats = None;
+        let st = &mut stats;
+        let q: P::Ours = match limbs {
+            Limbs::W64 => keep_stats(st, run_ours(points, scalars, acc, &o)),
+            Limbs::R30 => {
+                via_radix30::<P::Ours>(points, |p| keep_stats(st, run_ours(p, scalars, acc, &o)))
+            }
+            Limbs::R51 => {
+                via_radix51::<P::Ours>(points, |p| keep_stats(st, run_ours(p, scalars, acc, &o)))
+            }
+        }
+        .map_err(err)?;
         let (x, y) = xy_hex(P::ours_xy(&q));
         Ok(RunResult {
             variant: variant.into(),
@@ -550,7 +600,11 @@ pub struct CpuMsm {
 impl Opts {
     /// From the widget's numbers: a window or batch of 0 means the default.
     fn from_js(window: u32, batch: u32, glv: bool) -> Self {
-        Self { window: (window != 0).then_some(window), batch: (batch != 0).then_some(batch as usize), glv }
+        Self {
+            window: (window != 0).then_some(window),
+            batch: (batch != 0).then_some(batch as usize),
+            glv,
+        }
     }
 }
 
@@ -623,7 +677,11 @@ impl CpuMsm {
         batch: u32,
         glv: bool,
     ) -> Result<JsValue, JsValue> {
-        to_js(&self.inner.run(variant, len as usize, &Opts::from_js(window, batch, glv))?)
+        to_js(
+            &self
+                .inner
+                .run(variant, len as usize, &Opts::from_js(window, batch, glv))?,
+        )
     }
 
     /// Runs one of our variants over the counting field: `{variant, n, window, glv, x, y, mul,
@@ -636,7 +694,11 @@ impl CpuMsm {
         batch: u32,
         glv: bool,
     ) -> Result<JsValue, JsValue> {
-        to_js(&self.inner.count(variant, len as usize, &Opts::from_js(window, batch, glv))?)
+        to_js(
+            &self
+                .inner
+                .count(variant, len as usize, &Opts::from_js(window, batch, glv))?,
+        )
     }
 
     /// Does the curve have the GLV endomorphism?
@@ -649,7 +711,7 @@ impl CpuMsm {
 #[derive(Serialize)]
 struct CpuMsmInfo {
     curves: [&'static str; 4],
-    variants: [&'static str; 7],
+    variants: &'static [&'static str],
 }
 
 /// `{curves, variants}`: what [`CpuMsm`] knows.

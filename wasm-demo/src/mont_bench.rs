@@ -17,7 +17,7 @@ use fastmsm_mont::{Field, Variant, chained_mul};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
-fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsValue> {
+pub(crate) fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsValue> {
     value
         .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
         .map_err(|e| JsValue::from_str(&e.to_string()))

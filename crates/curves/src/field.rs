@@ -259,22 +259,49 @@ impl<P: FpConfig<N>, const N: usize> Eq for Fp<P, N> {}
 impl<P: FpConfig<N>, const N: usize> fmt::Debug for Fp<P, N> {
     /// Prints the canonical value in hex with the field's name, e.g. `bn254-fq(0x3)`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let c = self.to_canonical();
-        write!(f, "{}(0x", P::FIELD.name)?;
-        let mut started = false;
-        for w in c.iter().rev() {
-            if started {
-                write!(f, "{w:016x}")?;
-            } else if *w != 0 {
-                write!(f, "{w:x}")?;
-                started = true;
-            }
-        }
-        if !started {
-            f.write_str("0")?;
-        }
-        f.write_str(")")
+        fmt_element(f, P::FIELD.name, "", &self.to_canonical())
     }
+}
+
+/// Writes `name` + `tag` + `(0x…)`, the canonical value `c` in hex: the `Debug` form of every
+/// field element type (`tag` names the representation, e.g. `/r30`).
+pub fn fmt_element(
+    f: &mut fmt::Formatter<'_>,
+    name: &str,
+    tag: &str,
+    c: &Canonical,
+) -> fmt::Result {
+    write!(f, "{name}{tag}(0x")?;
+    let mut started = false;
+    for w in c.iter().rev() {
+        if started {
+            write!(f, "{w:016x}")?;
+        } else if *w != 0 {
+            write!(f, "{w:x}")?;
+            started = true;
+        }
+    }
+    if !started {
+        f.write_str("0")?;
+    }
+    f.write_str(")")
+}
+
+/// `x^e` by left-to-right square-and-multiply from the exponent's top set bit (`e` as
+/// little-endian 64-bit words): [`PrimeField::pow`] of the reduced-radix twins.
+pub fn pow_from_top<F: PrimeField>(x: &F, e: &[u64]) -> F {
+    let mut acc = F::ONE;
+    let top = e
+        .iter()
+        .rposition(|&w| w != 0)
+        .map_or(0, |j| 64 * j + 64 - e[j].leading_zeros() as usize);
+    for i in (0..top).rev() {
+        acc = acc.square();
+        if (e[i / 64] >> (i % 64)) & 1 == 1 {
+            acc = acc * *x;
+        }
+    }
+    acc
 }
 
 macro_rules! fp_config {

@@ -20,6 +20,7 @@
 pub mod curves;
 pub mod field;
 pub mod radix30;
+pub mod radix51;
 pub mod sw;
 pub mod te;
 

@@ -24,7 +24,7 @@ use core::marker::PhantomData;
 use core::ops::{Add, Mul, Neg, Sub};
 
 use fastmsm_mont::fields;
-use fastmsm_mont::params::mask;
+use fastmsm_mont::primitives::{add_mod_radix, sub_mod_radix};
 use fastmsm_mont::reduced_radix::mont_mul_reduced_radix;
 use fastmsm_mont::words::{self, Canonical};
 use fastmsm_mont::{FieldParams, MontParams};
@@ -32,13 +32,13 @@ use fastmsm_mont::{FieldParams, MontParams};
 use crate::curves::{Bls12_377, Bls12_381, Bn254, EdBls12_377};
 use crate::field::{
     Bls12_377Fq, Bls12_377Fr, Bls12_381Fq, Bls12_381Fr, Bn254Fq, Bn254Fr, Fp, FpConfig, PrimeField,
+    fmt_element, pow_from_top,
 };
 use crate::sw::SwCurve;
 use crate::te::TeCurve;
 
 /// Limb width of this representation.
 pub const LIMB_BITS: u32 = 30;
-const MASK: u64 = mask(LIMB_BITS);
 
 /// What an [`Fp30`] needs: the modulus and its 30-bit Montgomery constants
 /// (`fastmsm_mont::fields::*::R30`).
@@ -198,18 +198,7 @@ impl<P: Fp30Config<N>, const N: usize> PrimeField for Fp30<P, N> {
 
     /// Left-to-right square-and-multiply from the exponent's top set bit.
     fn pow(&self, e: &[u64]) -> Self {
-        let mut acc = Self::ONE;
-        let top = e
-            .iter()
-            .rposition(|&w| w != 0)
-            .map_or(0, |j| 64 * j + 64 - e[j].leading_zeros() as usize);
-        for i in (0..top).rev() {
-            acc = acc.square();
-            if (e[i / 64] >> (i % 64)) & 1 == 1 {
-                acc = acc * *self;
-            }
-        }
-        acc
+        pow_from_top(self, e)
     }
 
     #[inline(always)]
@@ -243,59 +232,29 @@ impl<P: Fp30Config<N>, const N: usize> PrimeField for Fp30<P, N> {
 // ANCHOR: radix30_add_sub
 impl<P: Fp30Config<N>, const N: usize> Add for Fp30<P, N> {
     type Output = Self;
-    /// a + b < 2p: two carry chains side by side, s = a + b and t = a + b − p (signed limbs, an
-    /// arithmetic shift carries −1, 0 or 1); the sign of t's last carry picks one, without a
-    /// branch. (a + b < 2^(30N), so s never carries out of the top limb.)
+    /// a + b mod p ([`add_mod_radix`]).
     #[inline(always)]
     fn add(self, rhs: Self) -> Self {
-        let p = &P::MONT.p;
-        let (mut s, mut t) = ([0u64; N], [0u64; N]);
-        let (mut cs, mut ct) = (0u64, 0i64);
-        for j in 0..N {
-            let v = self.limbs[j] as u64 + rhs.limbs[j] as u64;
-            let x = v + cs;
-            s[j] = x & MASK;
-            cs = x >> LIMB_BITS;
-            let y = v as i64 - p[j] as i64 + ct;
-            t[j] = y as u64 & MASK;
-            ct = y >> LIMB_BITS;
-        }
-        // ct = −1: a + b < p, keep s; otherwise t = a + b − p
-        let keep_s = (ct as u64) & MASK; // all ones (within a limb) exactly when ct = −1
-        let mut out = [0u64; N];
-        for j in 0..N {
-            out[j] = (s[j] & keep_s) | (t[j] & !keep_s & MASK);
-        }
-        Self::from_limbs(out)
+        Self::from_limbs(add_mod_radix(
+            &self.limbs(),
+            &rhs.limbs(),
+            &P::MONT.p,
+            LIMB_BITS,
+        ))
     }
 }
 
 impl<P: Fp30Config<N>, const N: usize> Sub for Fp30<P, N> {
     type Output = Self;
-    /// a − b: two borrow chains side by side, d = a − b and e = a − b + p (signed limbs); the sign
-    /// of d's last borrow picks one, without a branch. (On a borrow d wraps by 2^(30N), which e's
-    /// top carry cancels: its limbs are exactly a − b + p.)
+    /// a − b mod p ([`sub_mod_radix`]).
     #[inline(always)]
     fn sub(self, rhs: Self) -> Self {
-        let p = &P::MONT.p;
-        let (mut d, mut e) = ([0u64; N], [0u64; N]);
-        let (mut bd, mut ce) = (0i64, 0i64);
-        for j in 0..N {
-            let v = self.limbs[j] as i64 - rhs.limbs[j] as i64;
-            let x = v + bd;
-            d[j] = x as u64 & MASK;
-            bd = x >> LIMB_BITS;
-            let y = v + p[j] as i64 + ce;
-            e[j] = y as u64 & MASK;
-            ce = y >> LIMB_BITS;
-        }
-        // bd = −1: a < b, take e = a − b + p; otherwise d = a − b
-        let take_e = (bd as u64) & MASK;
-        let mut out = [0u64; N];
-        for j in 0..N {
-            out[j] = (e[j] & take_e) | (d[j] & !take_e & MASK);
-        }
-        Self::from_limbs(out)
+        Self::from_limbs(sub_mod_radix(
+            &self.limbs(),
+            &rhs.limbs(),
+            &P::MONT.p,
+            LIMB_BITS,
+        ))
     }
 }
 // ANCHOR_END: radix30_add_sub
@@ -339,21 +298,7 @@ impl<P: Fp30Config<N>, const N: usize> Eq for Fp30<P, N> {}
 impl<P: Fp30Config<N>, const N: usize> fmt::Debug for Fp30<P, N> {
     /// The canonical value in hex with the field's name and the radix, e.g. `bn254-fq/r30(0x3)`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let c = self.to_canonical();
-        write!(f, "{}/r30(0x", P::FIELD.name)?;
-        let mut started = false;
-        for w in c.iter().rev() {
-            if started {
-                write!(f, "{w:016x}")?;
-            } else if *w != 0 {
-                write!(f, "{w:x}")?;
-                started = true;
-            }
-        }
-        if !started {
-            f.write_str("0")?;
-        }
-        f.write_str(")")
+        fmt_element(f, P::FIELD.name, "/r30", &self.to_canonical())
     }
 }
 

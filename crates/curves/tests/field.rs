@@ -140,6 +140,89 @@ mod radix30 {
     }
 }
 
+// The 51-bit twins (fastmsm_curves::radix51: Emmart's FMA product, here on its portable lanes),
+// against the same oracles, with inputs near powers of two and near p, and the conversions.
+mod radix51 {
+    use super::*;
+    use fastmsm_curves::radix51::{self as r51, ToRadix51};
+
+    fn convert<F: ToRadix51, A: ArkPrimeField>(seed: u64) {
+        let mut r = rng(seed);
+        let minus_one = A::zero() - A::one();
+        let mut values = vec![A::zero(), A::one(), minus_one];
+        for _ in 0..40 {
+            values.push(A::rand(&mut r));
+        }
+        for a in values {
+            let x: F = fe(a);
+            let y: F::R51 = fe(a);
+            assert_eq!(x.to_r51(), y, "64 → 51 bits");
+            assert_eq!(F::from_r51(&y), x, "51 → 64 bits");
+        }
+    }
+
+    /// Products and sums of values near 2^k (every limb boundary of 51 bits and others) and near
+    /// p, in every combination, against arkworks.
+    fn near_powers_of_two<F: PrimeField, A: ArkPrimeField>() {
+        let bits = F::params().bits;
+        let two = A::from(2u64);
+        let mut values = vec![];
+        for k in (0..bits)
+            .step_by(17)
+            .chain([50, 51, 52, 101, 102, 153, 255, 306, 357])
+        {
+            if k >= bits {
+                continue;
+            }
+            let p2 = two.pow([k as u64]);
+            values.extend([p2, p2 - A::one(), p2 + A::one(), -p2]);
+        }
+        for &a in &values {
+            for &b in &values {
+                let (x, y): (F, F) = (fe(a), fe(b));
+                assert_eq!(x * y, fe(a * b), "mul");
+                assert_eq!(x + y, fe(a + b), "add");
+                assert_eq!(x - y, fe(a - b), "sub");
+            }
+            assert_eq!(fe::<F, A>(a).square(), fe(a.square()), "square");
+        }
+    }
+
+    #[test]
+    fn bn254_fq() {
+        check::<r51::Bn254Fq51, ark_bn254::Fq>(31);
+        near_powers_of_two::<r51::Bn254Fq51, ark_bn254::Fq>();
+        convert::<field::Bn254Fq, ark_bn254::Fq>(41);
+    }
+    #[test]
+    fn bn254_fr() {
+        check::<r51::Bn254Fr51, ark_bn254::Fr>(32);
+        convert::<field::Bn254Fr, ark_bn254::Fr>(42);
+    }
+    #[test]
+    fn bls12_377_fq() {
+        check::<r51::Bls12_377Fq51, ark_bls12_377::Fq>(33);
+        near_powers_of_two::<r51::Bls12_377Fq51, ark_bls12_377::Fq>();
+        convert::<field::Bls12_377Fq, ark_bls12_377::Fq>(43);
+    }
+    #[test]
+    fn bls12_377_fr() {
+        check::<r51::Bls12_377Fr51, ark_bls12_377::Fr>(34);
+        convert::<field::Bls12_377Fr, ark_bls12_377::Fr>(44);
+    }
+    #[test]
+    fn bls12_381_fq() {
+        check::<r51::Bls12_381Fq51, ark_bls12_381::Fq>(35);
+        near_powers_of_two::<r51::Bls12_381Fq51, ark_bls12_381::Fq>();
+        convert::<field::Bls12_381Fq, ark_bls12_381::Fq>(45);
+    }
+    #[test]
+    fn bls12_381_fr() {
+        check::<r51::Bls12_381Fr51, ark_bls12_381::Fr>(36);
+        convert::<field::Bls12_381Fr, ark_bls12_381::Fr>(46);
+    }
+}
+
 /// Compile-time constants (`from_hex`, by doublings) agree with run-time conversion (by R²).
 #[test]
 fn const_and_runtime_conversion_agree() {

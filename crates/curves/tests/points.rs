@@ -320,3 +320,33 @@ suite!(
     Te<EdBls12_377R30, ark_ed_on_bls12_377::EdwardsConfig>,
     1300
 );
+
+// The 51-bit twins (fastmsm_curves::radix51, Emmart's FMA product; natively its portable lanes):
+// the same suites, same arkworks oracles.
+use fastmsm_curves::radix51::{Bls12_377R51, Bls12_381R51, Bn254R51, EdBls12_377R51};
+
+suite!(
+    bn254_r51_xyzz,
+    Sw<Xyzz<Bn254R51>, Bn254R51, ark_bn254::g1::Config>,
+    1400
+);
+suite!(
+    bls12_377_r51_xyzz,
+    Sw<Xyzz<Bls12_377R51>, Bls12_377R51, ark_bls12_377::g1::Config>,
+    1500
+);
+suite!(
+    bls12_377_r51_jacobian,
+    Sw<Jacobian<Bls12_377R51>, Bls12_377R51, ark_bls12_377::g1::Config>,
+    1600
+);
+suite!(
+    bls12_381_r51_xyzz,
+    Sw<Xyzz<Bls12_381R51>, Bls12_381R51, ark_bls12_381::g1::Config>,
+    1700
+);
+suite!(
+    ed_on_bls12_377_r51,
+    Te<EdBls12_377R51, ark_ed_on_bls12_377::EdwardsConfig>,
+    1800
+);

@@ -90,3 +90,59 @@ pub fn normalize_and_reduce<const N: usize>(s: &[u64; N], p: &[u64; N], w: u32) 
     );
     subtract_p_if_needed_radix(&out, 0, p, w)
 }
+
+// ANCHOR: add_sub_radix
+/// a + b mod p for `w`-bit limbs (w ≤ 62) of values below p, with 2p < 2^(w·N): two carry chains
+/// side by side, s = a + b and t = a + b − p (signed limbs, an arithmetic shift carries −1, 0 or
+/// 1); the sign of t's last carry picks one, without a branch. (a + b < 2^(w·N), so s never
+/// carries out of the top limb.)
+#[inline(always)]
+pub fn add_mod_radix<const N: usize>(a: &[u64; N], b: &[u64; N], p: &[u64; N], w: u32) -> [u64; N] {
+    let m = crate::params::mask(w);
+    let (mut s, mut t) = ([0u64; N], [0u64; N]);
+    let (mut cs, mut ct) = (0u64, 0i64);
+    for j in 0..N {
+        let v = a[j] + b[j];
+        let x = v + cs;
+        s[j] = x & m;
+        cs = x >> w;
+        let y = v as i64 - p[j] as i64 + ct;
+        t[j] = y as u64 & m;
+        ct = y >> w;
+    }
+    // ct = −1: a + b < p, keep s; otherwise t = a + b − p
+    let keep_s = (ct as u64) & m; // all ones (within a limb) exactly when ct = −1
+    let mut out = [0u64; N];
+    for j in 0..N {
+        out[j] = (s[j] & keep_s) | (t[j] & !keep_s & m);
+    }
+    out
+}
+
+/// a − b mod p for `w`-bit limbs (w ≤ 62) of values below p: two borrow chains side by side,
+/// d = a − b and e = a − b + p (signed limbs); the sign of d's last borrow picks one, without a
+/// branch. (On a borrow d wraps by 2^(w·N), which e's top carry cancels: its limbs are exactly
+/// a − b + p.)
+#[inline(always)]
+pub fn sub_mod_radix<const N: usize>(a: &[u64; N], b: &[u64; N], p: &[u64; N], w: u32) -> [u64; N] {
+    let m = crate::params::mask(w);
+    let (mut d, mut e) = ([0u64; N], [0u64; N]);
+    let (mut bd, mut ce) = (0i64, 0i64);
+    for j in 0..N {
+        let v = a[j] as i64 - b[j] as i64;
+        let x = v + bd;
+        d[j] = x as u64 & m;
+        bd = x >> w;
+        let y = v + p[j] as i64 + ce;
+        e[j] = y as u64 & m;
+        ce = y >> w;
+    }
+    // bd = −1: a < b, take e = a − b + p; otherwise d = a − b
+    let take_e = (bd as u64) & m;
+    let mut out = [0u64; N];
+    for j in 0..N {
+        out[j] = (e[j] & take_e) | (d[j] & !take_e & m);
+    }
+    out
+}
+// ANCHOR_END: add_sub_radix

@@ -42,6 +42,7 @@ pub mod glv;
 pub mod group;
 pub mod pippenger;
 pub mod radix30;
+pub mod radix51;
 pub mod reduce;
 pub mod scalar;
 pub mod window;

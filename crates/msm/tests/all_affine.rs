@@ -1,6 +1,6 @@
 //! The all-affine MSM (`fastmsm_msm::all_affine`) against `ark_ec::VariableBaseMSM::msm`: all four
 //! curves, n from 0 to 2500, the adversarial inputs of tests/common, over the 64-bit fields and the
-//! 30-bit twins, with GLV where the curve has it, with tiny and default reduction batches, every
+//! 30- and 51-bit twins, with GLV where the curve has it, with tiny and default reduction batches, every
 //! window width, and through the operation-counting field.
 
 mod common;
@@ -13,6 +13,7 @@ use fastmsm_curves::Group;
 use fastmsm_msm::all_affine::{AllAffineConfig, AllAffineStats, msm_all_affine};
 use fastmsm_msm::count::{CountableGroup, count_via};
 use fastmsm_msm::radix30::{Radix30Group, via_radix30};
+use fastmsm_msm::radix51::{Radix51Group, via_radix51};
 use fastmsm_msm::{MsmError, MsmGroup};
 
 const SIZES: [usize; 7] = [0, 1, 2, 3, 17, 300, 2500];
@@ -44,7 +45,7 @@ fn configs(glv: bool) -> Vec<(&'static str, AllAffineConfig)> {
 
 fn against_arkworks<O: Oracle>(seed: u64, glv: bool)
 where
-    O::G: Radix30Group + CountableGroup,
+    O::G: Radix30Group + Radix51Group + CountableGroup,
 {
     let base = random_points::<O>(*SIZES.last().unwrap(), seed);
     for (k, &n) in SIZES.iter().enumerate() {
@@ -70,6 +71,16 @@ where
                     got.to_affine(),
                     want,
                     "{}: n = {n}, {what}, {how}, 30-bit limbs",
+                    O::G::NAME
+                );
+                let got: O::G = via_radix51::<O::G>(&ours, |p| {
+                    msm_all_affine(p, &scalars, &cfg, &mut AllAffineStats::default())
+                })
+                .unwrap();
+                assert_eq!(
+                    got.to_affine(),
+                    want,
+                    "{}: n = {n}, {what}, {how}, 51-bit limbs (FMA)",
                     O::G::NAME
                 );
             }

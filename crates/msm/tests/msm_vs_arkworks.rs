@@ -1,6 +1,6 @@
 //! The whole MSM against `ark_ec::VariableBaseMSM::msm`, for all four curves, n from 0 to 2500,
 //! uniform and adversarial inputs, both accumulation paths and both reductions, over the 64-bit
-//! field and over the 30-bit-limb twins.
+//! field and over the 30- and 51-bit-limb twins.
 
 mod common;
 
@@ -11,6 +11,7 @@ use common::{
 use fastmsm_curves::Group;
 use fastmsm_msm::count::{CountableGroup, msm_counted};
 use fastmsm_msm::radix30::{Radix30Group, msm_radix30};
+use fastmsm_msm::radix51::{Radix51Group, via_radix51};
 use fastmsm_msm::{
     Accumulation, BatchAffineConfig, BatchAffineStats, MsmConfig, MsmError, MsmGroup, Reduction,
     msm, msm_with, msm_with_stats,
@@ -45,7 +46,7 @@ fn configs() -> Vec<(&'static str, MsmConfig)> {
 
 fn against_arkworks<O: Oracle>(seed: u64)
 where
-    O::G: Radix30Group + CountableGroup,
+    O::G: Radix30Group + Radix51Group + CountableGroup,
 {
     let base = random_points::<O>(*SIZES.last().unwrap(), seed);
     for (k, &n) in SIZES.iter().enumerate() {
@@ -68,6 +69,17 @@ where
                     got.to_affine(),
                     want,
                     "{}: n = {n}, {what}, {how}, 30-bit limbs",
+                    O::G::NAME
+                );
+                let got: O::G = via_radix51::<O::G>(&ours, |p| {
+                    msm_with_stats(p, &scalars, &cfg, &mut BatchAffineStats::default())
+                })
+                .unwrap();
+                assert!(got.is_on_curve());
+                assert_eq!(
+                    got.to_affine(),
+                    want,
+                    "{}: n = {n}, {what}, {how}, 51-bit limbs (FMA)",
                     O::G::NAME
                 );
                 if what == "uniform" {
