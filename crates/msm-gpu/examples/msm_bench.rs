@@ -5,7 +5,7 @@
 //! adapter has them).
 //!
 //! usage: cargo run --release -p fastmsm-gpu --example msm_bench -- [--log-n 16,18,20]
-//!        [--curves bn254,bls12-377] [--limb-bits 13,15] (0: the curve's SHADER_INT64 reduced-radix width)
+//!        [--curves bn254,bls12-377] [--limb-bits 13,15] (0: the SHADER_INT64 default, field::RADIX64_LIMB_BITS)
 //!        [--patterns uniform,small,equal]
 //!        [--chunks 0,64,256] (SMVP entries per invocation; 0: the plan's default)
 //!        [--windows 0,15,16] (window size c; 0: the plan's default)
@@ -17,7 +17,7 @@ use ark_ec::{AffineRepr, CurveGroup, VariableBaseMSM};
 use ark_ff::{PrimeField, UniformRand};
 use ark_std::rand::{Rng, SeedableRng, rngs::StdRng};
 use fastmsm_gpu::GpuContext;
-use fastmsm_gpu::field::int64_limb_bits;
+use fastmsm_gpu::field::RADIX64_LIMB_BITS;
 use fastmsm_gpu::msm::{AffineOut, GpuCurve, GpuMsm, MsmOptions, pack_points, pack_scalars};
 use fastmsm_gpu::testing::block_on;
 use fastmsm_mont::Canonical;
@@ -97,9 +97,10 @@ fn edit(name: &str, src: String) -> String {
         "smvp-no-sign" => ("if ((entry & NEGATIVE) != 0u) {", "if (false) {"),
         // SMVP reading the point twice as far apart (wrong result; timing only): memory-bound?
         "smvp-same-point" => ("var a = read_affine(entry & ~NEGATIVE);", "var a = read_affine(b);"),
-        // Mixed addition without its rare doubling branch (P + P): wrong only if an SMVP run meets
-        // the same point twice, never with the benchmark's random points. Does the inlined
-        // branch cost registers or code size in the hot loop?
+        // Mixed addition without its rare doubling branch (P + P), timing only: does the inlined
+        // branch cost registers or code size in the hot loop? (On the H200 the results did not
+        // verify, so some run does meet P + P or the edit changes more than it should; see the
+        // results chapter.)
         "smvp-no-double" => ("return affine_double(a);", "return point_identity();"),
         other => panic!("unknown edit {other}"),
     };
@@ -157,7 +158,7 @@ fn main() {
     for &curve in &curves {
         let built: Vec<(u32, String, GpuMsm, f64)> = limb_bits
             .iter()
-            .map(|&w| if w == 0 { int64_limb_bits(curve.base_field()) } else { w })
+            .map(|&w| if w == 0 { RADIX64_LIMB_BITS } else { w })
             .flat_map(|w| edits.iter().map(move |e| (w, e.clone())))
             .map(|(w, e)| {
                 let t = now();

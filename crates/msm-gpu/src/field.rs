@@ -20,9 +20,16 @@ pub const WORKGROUP_SIZE: u32 = 64;
 pub const LIMB_WIDTHS: [u32; 5] = [12, 13, 14, 15, 16];
 /// The limb widths of the native fast paths, for adapters with 64-bit integers in shaders (wgpu's
 /// `SHADER_INT64`: Vulkan, DX12, Metal; never WebGPU in a browser): 29- and 30-bit limbs in the
-/// reduced radix with u64 column sums (the widths [`int64_limb_bits`] picks for the fields here),
-/// and 32-bit limbs in a no-carry CIOS with 64-bit products.
+/// reduced radix with u64 column sums, and 32-bit limbs in a no-carry CIOS with 64-bit products.
 pub const INT64_LIMB_WIDTHS: [u32; 3] = [29, 30, 32];
+
+// ANCHOR: int64_width
+/// The limb width of the SHADER_INT64 path: 29 bits, the widest whose products leave a u64 column
+/// room for a whole row without a carry (nSafe = 32 ≥ limbs for every field here). On the H200
+/// (benches/results/gpu-msm-nvidia-h200.json) it beat 32-bit limbs by 1.3–1.6× on both curves,
+/// and 30-bit limbs (13 instead of 14 for BLS12-377, but a carry inside every row) by 3–4%.
+pub const RADIX64_LIMB_BITS: u32 = 29;
+// ANCHOR_END: int64_width
 
 /// The limb widths this device can run: the portable ones, plus the native ones where it has
 /// 64-bit integers.
@@ -34,24 +41,10 @@ pub fn supported_limb_widths(ctx: &GpuContext) -> Vec<u32> {
     widths
 }
 
-// ANCHOR: int64_width
-/// The reduced-radix width for a field on the SHADER_INT64 path: the fewest limbs any width of
-/// 26..=30 bits reaches (n = ⌊bits/w⌋ + 1, so R > 2p), at the narrowest width that reaches it —
-/// a narrower limb leaves more headroom in the u64 columns, hence fewer carries (nSafe).
-/// BLS12-377 and BLS12-381 base fields: 13 limbs of 30 bits; 253..255-bit fields: 9 of 29.
-pub fn int64_limb_bits(field: Field) -> u32 {
-    let bits = field.params().bits;
-    let limbs = |w: u32| bits / w + 1;
-    let fewest = (26..=30).map(limbs).min().expect("a width range");
-    (26..=30).find(|&w| limbs(w) == fewest).expect("some width reaches the fewest limbs")
-}
-// ANCHOR_END: int64_width
-
-/// The fastest limb width this device runs for `field`, by the H200 measurements (benches/results/
-/// gpu-msm-nvidia-h200.json, wgsl-mont-int64-nvidia-h200.json): the reduced radix of
-/// [`int64_limb_bits`] with SHADER_INT64, else 15.
-pub fn default_limb_bits(ctx: &GpuContext, field: Field) -> u32 {
-    if ctx.features.contains(wgpu::Features::SHADER_INT64) { int64_limb_bits(field) } else { 15 }
+/// The fastest limb width this device runs, by the H200 measurements (benches/results/
+/// gpu-msm-nvidia-h200.json): [`RADIX64_LIMB_BITS`] with SHADER_INT64, else 15.
+pub fn default_limb_bits(ctx: &GpuContext) -> u32 {
+    if ctx.features.contains(wgpu::Features::SHADER_INT64) { RADIX64_LIMB_BITS } else { 15 }
 }
 
 /// Rejects a limb width this device cannot run, saying why.

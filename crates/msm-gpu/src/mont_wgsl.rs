@@ -72,7 +72,7 @@ fn reduced_radix(k: &LimbConstants, columns: Columns) -> String {
     // The column sums are not yet limbs: carry once through, then subtract p if needed.
     writeln!(w, "    var c = {};", wide("0u".into())).unwrap();
     for j in 0..n {
-        writeln!(w, "    let l{j} = u32((s{j} + c) & {mask}); c = (s{j} + c) >> LIMB_BITS;").unwrap();
+        writeln!(w, "    let f{j} = s{j} + c; let l{j} = u32(f{j} & {mask}); c = f{j} >> LIMB_BITS;").unwrap();
     }
     reduce_once(w, k, "l", "0u");
     writeln!(w, "}}").unwrap();

@@ -5,7 +5,7 @@ use ark_ec::{AffineRepr, CurveGroup, VariableBaseMSM};
 use ark_ff::{PrimeField, UniformRand};
 use ark_std::rand::{SeedableRng, rngs::StdRng};
 use fastmsm_gpu::msm::{GpuCurve, GpuMsm, MsmOptions, Plan};
-use fastmsm_gpu::field::{INT64_LIMB_WIDTHS, int64_limb_bits};
+use fastmsm_gpu::field::{INT64_LIMB_WIDTHS, RADIX64_LIMB_BITS};
 use fastmsm_gpu::testing::{block_on, gpu, gpu_int64};
 use fastmsm_mont::Canonical;
 use std::sync::Mutex;
@@ -124,8 +124,9 @@ fn width(curve: GpuCurve) -> u32 {
 }
 
 /// The whole MSM on every curve with `$width`-bit limbs: the portable width of `WIDTHS`, and both
-/// native paths (SHADER_INT64, which lavapipe has): the reduced radix at the width
-/// `int64_limb_bits` picks, and 32-bit limbs with the no-carry CIOS.
+/// native paths (SHADER_INT64, which lavapipe has): the reduced radix with u64 columns at the
+/// default 29 bits (and at 30 bits, which carries inside rows, on BLS12-377), and 32-bit limbs
+/// with the no-carry CIOS.
 macro_rules! msm_tests {
     ($name:ident, $curve:expr, $affine:ty, $width:expr) => {
         #[test]
@@ -143,10 +144,11 @@ msm_tests!(bn254, GpuCurve::Bn254, ark_bn254::G1Affine, width(GpuCurve::Bn254));
 msm_tests!(bls12_377, GpuCurve::Bls12_377, ark_bls12_377::G1Affine, width(GpuCurve::Bls12_377));
 msm_tests!(bls12_381, GpuCurve::Bls12_381, ark_bls12_381::G1Affine, width(GpuCurve::Bls12_381));
 msm_tests!(ed_on_bls12_377, GpuCurve::EdBls12_377, ark_ed_on_bls12_377::EdwardsAffine, width(GpuCurve::EdBls12_377));
-msm_tests!(bn254_int64_radix, GpuCurve::Bn254, ark_bn254::G1Affine, int64_limb_bits(GpuCurve::Bn254.base_field()));
-msm_tests!(bls12_377_int64_radix, GpuCurve::Bls12_377, ark_bls12_377::G1Affine, int64_limb_bits(GpuCurve::Bls12_377.base_field()));
-msm_tests!(bls12_381_int64_radix, GpuCurve::Bls12_381, ark_bls12_381::G1Affine, int64_limb_bits(GpuCurve::Bls12_381.base_field()));
-msm_tests!(ed_on_bls12_377_int64_radix, GpuCurve::EdBls12_377, ark_ed_on_bls12_377::EdwardsAffine, int64_limb_bits(GpuCurve::EdBls12_377.base_field()));
+msm_tests!(bn254_int64_radix, GpuCurve::Bn254, ark_bn254::G1Affine, RADIX64_LIMB_BITS);
+msm_tests!(bls12_377_int64_radix, GpuCurve::Bls12_377, ark_bls12_377::G1Affine, RADIX64_LIMB_BITS);
+msm_tests!(bls12_381_int64_radix, GpuCurve::Bls12_381, ark_bls12_381::G1Affine, RADIX64_LIMB_BITS);
+msm_tests!(ed_on_bls12_377_int64_radix, GpuCurve::EdBls12_377, ark_ed_on_bls12_377::EdwardsAffine, RADIX64_LIMB_BITS);
+msm_tests!(bls12_377_int64_radix30, GpuCurve::Bls12_377, ark_bls12_377::G1Affine, 30);
 msm_tests!(bn254_int64_cios32, GpuCurve::Bn254, ark_bn254::G1Affine, 32);
 msm_tests!(bls12_377_int64_cios32, GpuCurve::Bls12_377, ark_bls12_377::G1Affine, 32);
 msm_tests!(bls12_381_int64_cios32, GpuCurve::Bls12_381, ark_bls12_381::G1Affine, 32);
