@@ -465,7 +465,12 @@ for (const [suite, { text }] of Object.entries(newest)) writeFileSync(resolve(ou
         const r0 = g[0];
         const b = R_BITS[r0.curve];
         const byC = unique(g.map((r) => r.c)).sort(byNumber).map((c) => plain(g.filter((r) => r.c === c)));
-        const base = plain(g);
+        // The plan's window: a run without an explicit c (no "/c" in its name) in this sweep, else
+        // in a current file of the same device and configuration; the ratios are against it.
+        const ruled = (r) => !/\/c\d+/.test(r.name) && r.curve === r0.curve && r.n === r0.n && r.limb === r0.limb
+          && r.pattern === r0.pattern && r.edit === 'none';
+        const planC = (g.find(ruled) ?? current.filter((c) => c.device === f.device).flatMap((c) => c.rows).find(ruled))?.c;
+        const base = byC.find((r) => r.c === planC) ?? plain(g);
         const rowsOut = byC.map((r) => {
           const W = b ? Math.ceil((b + 1) / r.c) : null;
           const products = W ? MIXED_ADD_PRODUCTS * r.n * W + GENERAL_ADD_PRODUCTS * W * 2 ** r.c : null;
