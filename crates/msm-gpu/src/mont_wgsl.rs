@@ -3,8 +3,9 @@
 //! Written as loops, the product indexes limb arrays with loop variables; GPU compilers then tend to
 //! place those arrays in (slow) local memory. Generated straight-line, every limb is a named scalar
 //! and every carry decision of the nSafe schedule is made here, at generation time, so the shader
-//! has no branches at all. The arithmetic is exactly that of the CPU twins in
-//! `fastmsm_mont::gpu_twin`, which the tests compare against limb for limb.
+//! has no branches at all. The arithmetic is exactly that of the CPU twins (`fastmsm_mont::gpu_twin`
+//! for 12..=16-bit limbs, `reduced_radix` for 29/30, the 64-bit CIOS for 32), which the tests
+//! compare against limb for limb.
 
 use std::fmt::Write;
 
