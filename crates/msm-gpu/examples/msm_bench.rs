@@ -101,6 +101,11 @@ fn edit(name: &str, src: String) -> String {
         // branch cost registers or code size in the hot loop? Results are wrong: the points here
         // are consecutive multiples of G, so a signed bucket sum P_a − P_b + P_c can meet P_(a−b+c).
         "smvp-no-double" => ("return affine_double(a);", "return point_identity();"),
+        // Every stage in workgroups of 128 or 256 invocations instead of 64. The host still
+        // dispatches ⌈threads/64⌉ workgroups, so the extra invocations find nothing to do and
+        // return: correct results, the occupancy of a larger workgroup.
+        "wg128" => ("const WORKGROUP_SIZE: u32 = 64u;", "const WORKGROUP_SIZE: u32 = 128u;"),
+        "wg256" => ("const WORKGROUP_SIZE: u32 = 64u;", "const WORKGROUP_SIZE: u32 = 256u;"),
         other => panic!("unknown edit {other}"),
     };
     assert!(src.contains(from), "edit {name}: text not found");
