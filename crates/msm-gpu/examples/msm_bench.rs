@@ -9,6 +9,7 @@
 //!        [--patterns uniform,small,equal]
 //!        [--chunks 0,64,256] (SMVP entries per invocation; 0: the plan's default)
 //!        [--windows 0,15,16] (window size c; 0: the plan's default)
+//!        [--batches 1,2,4] (split the points into this many batches; 1: the plan's default)
 //!        [--edits none,...] [--reps 5] [--commit C] [--date D] --out FILE
 
 use std::time::Instant;
@@ -123,6 +124,7 @@ fn main() {
     let mut edits = vec!["none".to_string()];
     let mut chunks = vec![0u32];
     let mut windows = vec![0u32];
+    let mut batches = vec![1usize];
     let (mut commit, mut date, mut out) = ("unknown".to_string(), "unknown".to_string(), String::new());
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
@@ -135,6 +137,7 @@ fn main() {
             "--edits" => edits = list(&v),
             "--chunks" => chunks = list(&v),
             "--windows" => windows = list(&v),
+            "--batches" => batches = list(&v),
             "--reps" => reps = v.parse().expect("--reps"),
             "--commit" => commit = v,
             "--date" => date = v,
@@ -181,12 +184,18 @@ fn main() {
                     GpuCurve::EdBls12_377 => inputs::<ark_ed_on_bls12_377::EdwardsAffine>(curve, n, pattern, log_n as u64),
                 };
                 eprintln!("{} 2^{log_n} {pattern}: inputs + arkworks in {:.1} s", curve.name(), now() - t);
-                let choices: Vec<(u32, u32)> = chunks.iter().flat_map(|&k| windows.iter().map(move |&c| (k, c))).collect();
-                for ((w, variant, msm, build_s), &(chunk, window)) in built.iter().flat_map(|b| choices.iter().map(move |c| (b, c))) {
+                let mut choices: Vec<(u32, u32, usize)> = Vec::new();
+                for &k in &chunks {
+                    for &c in &windows {
+                        choices.extend(batches.iter().map(|&b| (k, c, b)));
+                    }
+                }
+                for ((w, variant, msm, build_s), &(chunk, window, split)) in built.iter().flat_map(|b| choices.iter().map(move |c| (b, c))) {
                     let options = MsmOptions {
                         stage_timing: true,
                         chunk: (chunk > 0).then_some(chunk),
                         window_bits: (window > 0).then_some(window),
+                        batch: (split > 1).then(|| n.div_ceil(split)),
                         ..Default::default()
                     };
                     // Warm-up: at least 3 runs and 1 s, so the GPU's clocks have risen before timing.
@@ -216,7 +225,8 @@ fn main() {
                     eprintln!("  w{w} k{chunk} {variant}: median {:.2} ms [{:.2}, {:.2}], verified {verified}, {:?} {:?}\n    gpu {:?}\n    host {:?}", median * 1e3, sorted[0] * 1e3, sorted[sorted.len() - 1] * 1e3, warm.plan, warm.timing, median_run, median_host);
                     results.push(json!({
                         "name": format!("{}/{pattern}/2^{log_n}/w{w}{}{}", curve.name(),
-                            format!("{}{}", if window == 0 { String::new() } else { format!("/c{window}") }, if chunk == 0 { String::new() } else { format!("/k{chunk}") }),
+                            format!("{}{}{}", if window == 0 { String::new() } else { format!("/c{window}") }, if chunk == 0 { String::new() } else { format!("/k{chunk}") },
+                                if split <= 1 { String::new() } else { format!("/b{split}") }),
                             if variant == "none" { String::new() } else { format!("/{variant}") }),
                         "params": {
                             "curve": curve.name(), "n": n, "log_n": log_n, "limb_bits": w, "pattern": pattern, "edit": variant,

@@ -162,9 +162,17 @@ fn batches_and_window_sizes() {
     let m = msm(curve, width(curve));
     // 2-bit windows keep the bucket buffer small, so a 300 kB limit splits the points instead.
     let small = MsmOptions { max_binding_bytes: Some(300_000), window_bits: Some(2), chunk: Some(128), ..Default::default() };
-    let plan = Plan::new(curve, m.constants.limbs, 1500, Some(2), Some(128), 300_000).unwrap();
+    let plan = Plan::new(curve, m.constants.limbs, 1500, &small, 300_000).unwrap();
     assert_eq!(plan.batches(), 3, "{plan:?}");
     check::<ark_bls12_377::G1Affine>(m, &[100, 1000, 1500], &small, 11);
+    // Batches asked for (rounded down to multiples of 64): 1500 points in 6 batches of 256.
+    let asked = MsmOptions { batch: Some(300), ..Default::default() };
+    assert_eq!(Plan::new(curve, m.constants.limbs, 1500, &asked, u64::MAX).unwrap().batches(), 6);
+    check::<ark_bls12_377::G1Affine>(m, &[1500], &asked, 12);
+    let err = block_on(m.run(gpu(), &[([0; 6], [0; 6]); 100], &[[0; 4]; 100], &MsmOptions { batch: Some(10), ..Default::default() }, &|| 0.0))
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("batch of 10 points"), "{err}");
     for c in [2, 7, 11] {
         check::<ark_bls12_377::G1Affine>(m, &[3, 300], &MsmOptions { window_bits: Some(c), ..Default::default() }, c as u64);
     }
@@ -177,7 +185,7 @@ fn batches_and_window_sizes() {
 fn smvp_chunk_sizes() {
     let curve = GpuCurve::Bls12_377;
     let m = msm(curve, width(curve));
-    let plan = Plan::new(curve, m.constants.limbs, 300, None, Some(2), u64::MAX).unwrap();
+    let plan = Plan::new(curve, m.constants.limbs, 300, &MsmOptions { chunk: Some(2), ..Default::default() }, u64::MAX).unwrap();
     assert_eq!(plan.smvp_passes(300).len(), 5, "{plan:?}");
     for k in [2, 3, 17] {
         check_patterns::<ark_bls12_377::G1Affine>(m, &[2, 5, 300], &MsmOptions { chunk: Some(k), ..Default::default() }, 20 + k as u64, 300);

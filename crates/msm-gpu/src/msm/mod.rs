@@ -49,8 +49,12 @@ pub struct MsmOptions {
     pub max_binding_bytes: Option<u64>,
     /// Time every stage. With GPU timestamps this is free; without, the host waits after each stage.
     pub stage_timing: bool,
-    /// Entries per SMVP invocation, K ≥ 2 (default: from n, see [`Plan::new`]).
+    /// Entries per SMVP invocation, K ≥ 2 (default: from the batch size, see [`Plan::new`]).
     pub chunk: Option<u32>,
+    /// Points per batch, a multiple of 64 when below n (default: as many as the binding limit
+    /// allows). Natively, the host's copy of one batch's input overlaps the GPU's work on the
+    /// batch before it.
+    pub batch: Option<usize>,
 }
 
 /// Where stage times come from.
@@ -152,7 +156,7 @@ impl GpuMsm {
         let n = check_shape(self.curve, points, scalars)?;
         lap("validate", &mut host);
         let limit = options.max_binding_bytes.unwrap_or(u64::MAX).min(ctx.limits.max_storage_buffer_binding_size).min(ctx.limits.max_buffer_size);
-        let plan = Plan::new(self.curve, self.constants.limbs, n, options.window_bits, options.chunk, limit)?;
+        let plan = Plan::new(self.curve, self.constants.limbs, n, options, limit)?;
         let timestamps = ctx.features.contains(wgpu::Features::TIMESTAMP_QUERY);
         let timing = match (timestamps, options.stage_timing) {
             (true, _) => TimingSource::GpuTimestamps,

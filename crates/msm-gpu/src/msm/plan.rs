@@ -1,6 +1,7 @@
 //! How an MSM of n points is laid out on the device: window size, batches and reduction segments,
 //! chosen so that every buffer fits the device's binding limit (WebGPU's default is 128 MiB).
 
+use super::MsmOptions;
 use super::curve::{GpuCurve, bit_length};
 use crate::GpuError;
 
@@ -10,7 +11,7 @@ const REDUCTION_THREADS: u32 = 1 << 14;
 /// Largest window: 2^(c−1) buckets per window must stay addressable and the bucket buffer small.
 pub const MAX_WINDOW_BITS: u32 = 16;
 /// Invocations the SMVP aims for across all windows (a few waves on a large GPU); the chunk size K
-/// follows from it and n.
+/// follows from it and the batch size.
 const SMVP_THREADS: usize = 1 << 16;
 /// Bounds on K, the entries one SMVP invocation adds: at least 2 so the combine levels shrink,
 /// at most enough that small inputs still spread over many invocations.
@@ -60,8 +61,10 @@ pub fn default_window_bits(n: usize) -> u32 {
 
 impl Plan {
     // ANCHOR: plan_new
-    /// `binding_limit` is the largest buffer a shader may bind, in bytes.
-    pub fn new(curve: GpuCurve, limbs: usize, n: usize, window_bits: Option<u32>, chunk: Option<u32>, binding_limit: u64) -> Result<Self, GpuError> {
+    /// The caller's choices are `options.window_bits`, `chunk` and `batch`; `binding_limit` is
+    /// the largest buffer a shader may bind, in bytes.
+    pub fn new(curve: GpuCurve, limbs: usize, n: usize, options: &MsmOptions, binding_limit: u64) -> Result<Self, GpuError> {
+        let MsmOptions { window_bits, chunk, batch: wanted_batch, .. } = *options;
         if let Some(c) = window_bits.filter(|c| !(2..=MAX_WINDOW_BITS).contains(c)) {
             return Err(GpuError::Input(format!("window size {c}: supported 2..={MAX_WINDOW_BITS}")));
         }
@@ -92,15 +95,21 @@ impl Plan {
                 limit: binding_limit,
             });
         }
+        // A batch below n must keep the 64-point alignment below; 0 would never finish.
+        let wanted = match wanted_batch {
+            Some(b) if b < 64 && b < n => return Err(GpuError::Input(format!("batch of {b} points: at least 64 (or all n = {n})"))),
+            Some(b) if b < n => b / 64 * 64,
+            _ => n.max(1),
+        };
         let (lo, hi) = DEFAULT_CHUNK_RANGE;
-        let chunk = chunk.unwrap_or_else(|| (n * windows as usize).div_ceil(SMVP_THREADS).clamp(lo, hi) as u32);
+        let chunk = chunk.unwrap_or_else(|| (wanted * windows as usize).div_ceil(SMVP_THREADS).clamp(lo, hi) as u32);
         // Bytes per point of the largest per-batch buffer: Montgomery coordinates, a digit per
         // window, or the SMVP head slots (one point per K entries per window).
         let heads = (windows as u64 * point_bytes).div_ceil(chunk as u64);
         let per_point = (2 * 4 * limbs as u64).max(2 * 4 * curve.coord_words() as u64).max(4 * windows as u64).max(heads);
         let fit = (binding_limit / per_point) as usize;
         // Multiples of 64 points keep batch boundaries aligned for any binding offset rule.
-        let batch = if n <= fit { n.max(1) } else { fit / 64 * 64 };
+        let batch = if wanted <= fit { wanted } else { fit / 64 * 64 };
         if batch == 0 {
             return Err(GpuError::LimitExceeded { what: "one batch of 64 points".into(), needed: 64 * per_point, limit: binding_limit });
         }
