@@ -9,7 +9,7 @@
 //!        [--patterns uniform,small,equal]
 //!        [--chunks 0,64,256] (SMVP entries per invocation; 0: the plan's default)
 //!        [--windows 0,15,16] (window size c; 0: the plan's default)
-//!        [--batches 1,2,4] (split the points into this many batches; 1: the plan's default)
+//!        [--batches 0,1,2,4] (split the points into this many batches; 0: the plan's default)
 //!        [--edits none,...] [--reps 5] [--commit C] [--date D] --out FILE
 
 use std::time::Instant;
@@ -124,7 +124,7 @@ fn main() {
     let mut edits = vec!["none".to_string()];
     let mut chunks = vec![0u32];
     let mut windows = vec![0u32];
-    let mut batches = vec![1usize];
+    let mut batches = vec![0usize];
     let (mut commit, mut date, mut out) = ("unknown".to_string(), "unknown".to_string(), String::new());
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
@@ -195,7 +195,7 @@ fn main() {
                         stage_timing: true,
                         chunk: (chunk > 0).then_some(chunk),
                         window_bits: (window > 0).then_some(window),
-                        batch: (split > 1).then(|| n.div_ceil(split)),
+                        batch: (split > 0).then(|| n.div_ceil(split)),
                         ..Default::default()
                     };
                     // Warm-up: at least 3 runs and 1 s, so the GPU's clocks have risen before timing.
@@ -226,7 +226,7 @@ fn main() {
                     results.push(json!({
                         "name": format!("{}/{pattern}/2^{log_n}/w{w}{}{}", curve.name(),
                             format!("{}{}{}", if window == 0 { String::new() } else { format!("/c{window}") }, if chunk == 0 { String::new() } else { format!("/k{chunk}") },
-                                if split <= 1 { String::new() } else { format!("/b{split}") }),
+                                if split == 0 { String::new() } else { format!("/b{split}") }),
                             if variant == "none" { String::new() } else { format!("/{variant}") }),
                         "params": {
                             "curve": curve.name(), "n": n, "log_n": log_n, "limb_bits": w, "pattern": pattern, "edit": variant,

@@ -26,7 +26,7 @@ pub const INT64_LIMB_WIDTHS: [u32; 3] = [29, 30, 32];
 // ANCHOR: int64_width
 /// The limb width of the SHADER_INT64 path: 29 bits, the widest whose products leave a u64 column
 /// room for a whole row without a carry (nSafe = 32 ≥ limbs for every field here). On the H200
-/// (benches/results/gpu-msm-nvidia-h200.json) it beat 32-bit limbs by 1.3–1.6× on both curves,
+/// (benches/results/gpu-msm-experiment-radix64-nvidia-h200.json) it beat 32-bit limbs by 1.3–1.6× on both curves,
 /// and 30-bit limbs (13 instead of 14 for BLS12-377, but a carry inside every row) by 3–4%.
 pub const RADIX64_LIMB_BITS: u32 = 29;
 // ANCHOR_END: int64_width

@@ -51,9 +51,9 @@ pub struct MsmOptions {
     pub stage_timing: bool,
     /// Entries per SMVP invocation, K ≥ 2 (default: from the batch size, see [`Plan::new`]).
     pub chunk: Option<u32>,
-    /// Points per batch, a multiple of 64 when below n (default: as many as the binding limit
-    /// allows). Natively, the host's copy of one batch's input overlaps the GPU's work on the
-    /// batch before it.
+    /// Points per batch, a multiple of 64 when below n (default: natively two batches from 2^20
+    /// points, else one; fewer points per batch where the binding limit requires). Natively, the
+    /// host's copy of one batch's input overlaps the GPU's work on the batch before it.
     pub batch: Option<usize>,
 }
 

@@ -21,6 +21,12 @@ pub const MIN_CHUNK: u32 = 2;
 /// that product near its minimum (about 2·log₂(n/K)) with half the passes of F = 2.
 pub const FAN_IN: u32 = 4;
 const DEFAULT_CHUNK_RANGE: (usize, usize) = (16, 1024);
+/// From this many points the native default is two batches: the host's copy of the second half of
+/// the input then overlaps the GPU's work on the first (on the H200: BLS12-377 2^20 34.9 → 33.5 ms,
+/// BN254 2^22 46.8 → 43.1 ms, the other sizes unchanged or, below 2^20, slower;
+/// benches/results/gpu-msm-experiment-batches-nvidia-h200.json). In a browser `writeBuffer` copies
+/// the input at once, so there is nothing to overlap.
+const TWO_BATCHES_FROM: usize = 1 << 20;
 
 /// The layout of one MSM.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -99,7 +105,9 @@ impl Plan {
         let wanted = match wanted_batch {
             Some(b) if b < 64 && b < n => return Err(GpuError::Input(format!("batch of {b} points: at least 64 (or all n = {n})"))),
             Some(b) if b < n => b / 64 * 64,
-            _ => n.max(1),
+            Some(_) => n.max(1),
+            None if n >= TWO_BATCHES_FROM && !cfg!(target_arch = "wasm32") => n.div_ceil(2).next_multiple_of(64),
+            None => n.max(1),
         };
         let (lo, hi) = DEFAULT_CHUNK_RANGE;
         let chunk = chunk.unwrap_or_else(|| (wanted * windows as usize).div_ceil(SMVP_THREADS).clamp(lo, hi) as u32);
