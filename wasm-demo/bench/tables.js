@@ -497,7 +497,7 @@ for (const [suite, { text }] of Object.entries(newest)) writeFileSync(resolve(ou
     const limb = side.limb_bits ?? at.limb_bits; // a side may name its own limb width (e.g. 13 → 32)
     const rows = f.rows.filter((r) => r.curve === at.curve && r.logN === at.log_n && r.pattern === (side.pattern ?? 'uniform')
       && r.edit === (side.edit ?? 'none') && (limb === undefined || r.limb === limb)
-      && (side.batches === undefined || r.batches === side.batches));
+      && (side.batches === undefined || r.batches === side.batches) && (side.chunk === undefined || r.chunk === side.chunk));
     if (!rows.length) return { missing: `not measured yet (no matching run in ${code(side.file)})` };
     if (side.requires_stage && !rows.some((r) => stageMs(r, side.requires_stage) !== null)) {
       return { missing: `awaiting the next run (${code(side.file)}, commit ${f.commit}, predates this change)` };
