@@ -78,6 +78,22 @@ pub trait PrimeField:
     fn to_canonical(&self) -> Canonical;
     /// A small integer.
     fn from_u64(x: u64) -> Self;
+    /// `K` independent products `a[i]·b[i]`. A representation whose single product waits on its
+    /// own dependency chain computes them side by side ([`crate::radix51`]); by default they are
+    /// `K` ordinary products.
+    #[inline(always)]
+    fn mul_many<const K: usize>(a: [Self; K], b: [Self; K]) -> [Self; K] {
+        core::array::from_fn(|i| a[i] * b[i])
+    }
+    /// [`PrimeField::mul_many`] whose results may be left not fully reduced (below 2p, congruent
+    /// to the products) where the representation has room for it ([`crate::radix51`]). Such a
+    /// result may only be an operand of further products (`*`, [`PrimeField::square`],
+    /// [`PrimeField::mul_many`], this), which accept it and reduce fully; never of comparisons,
+    /// additions or conversions. By default the products are fully reduced.
+    #[inline(always)]
+    fn mul_many_lazy<const K: usize>(a: [Self; K], b: [Self; K]) -> [Self; K] {
+        Self::mul_many(a, b)
+    }
 }
 
 impl<P: FpConfig<N>, const N: usize> Fp<P, N> {

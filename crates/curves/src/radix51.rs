@@ -26,7 +26,10 @@ use core::marker::PhantomData;
 use core::ops::{Add, Mul, Neg, Sub};
 
 use fastmsm_mont::FieldParams;
-use fastmsm_mont::emmart::{self, BestLanes, EmmartParams, emmart_mul_paired};
+use fastmsm_mont::emmart::{
+    self, BestLanes, EmmartParams, emmart_mul_interleaved, emmart_mul_interleaved_lazy,
+    emmart_mul_paired,
+};
 use fastmsm_mont::fields;
 use fastmsm_mont::primitives::{add_mod_radix, sub_mod_radix};
 use fastmsm_mont::words::{self, Canonical};
@@ -204,6 +207,29 @@ impl<P: Fp51Config<N>, const N: usize> PrimeField for Fp51<P, N> {
         let mut c = [0u64; words::WORDS];
         c[0] = x;
         Self::from_canonical(&c).expect("every modulus of fastmsm-mont exceeds 2^64")
+    }
+
+    /// The products in lockstep, row by row (`fastmsm_mont::emmart::emmart_mul_interleaved`).
+    #[inline(always)]
+    fn mul_many<const K: usize>(a: [Self; K], b: [Self; K]) -> [Self; K] {
+        let out = emmart_mul_interleaved::<BestLanes, N, K>(
+            core::array::from_fn(|i| &a[i].limbs),
+            core::array::from_fn(|i| &b[i].limbs),
+            &P::EMMART,
+        );
+        out.map(Self::from_limbs)
+    }
+
+    /// Below 2p where 4p ≤ 2^(51N) (`fastmsm_mont::emmart::emmart_mul_interleaved_lazy`, whose
+    /// comment has the bound): the BLS12 base fields and BLS12-377's scalar field, not BN254's.
+    #[inline(always)]
+    fn mul_many_lazy<const K: usize>(a: [Self; K], b: [Self; K]) -> [Self; K] {
+        let out = emmart_mul_interleaved_lazy::<BestLanes, N, K>(
+            core::array::from_fn(|i| &a[i].limbs),
+            core::array::from_fn(|i| &b[i].limbs),
+            &P::EMMART,
+        );
+        out.map(Self::from_limbs)
     }
 }
 

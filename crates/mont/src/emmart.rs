@@ -53,6 +53,9 @@ pub struct EmmartParams<const N: usize> {
     pub p_odd: [[f64; 2]; PAIRS],
     /// The column biases of the paired schedule (its zero lanes add biases too).
     pub bias_paired: [u64; 2 * MAX_LIMBS],
+    /// May products skip their final subtraction ([`emmart_mul_interleaved_lazy`])? True when
+    /// 4p ≤ R = 2^(51·N), here tested as bits(p) + 2 ≤ 51·N.
+    pub lazy: bool,
 }
 
 impl<const N: usize> EmmartParams<N> {
@@ -84,8 +87,21 @@ impl<const N: usize> EmmartParams<N> {
             p_even: pair_even(&p_f64),
             p_odd: pair_odd(&p_f64),
             bias_paired: paired_bias(N),
+            lazy: bit_len_limbs(&mont.p) + 2 <= LIMB_BITS * N as u32,
         }
     }
+}
+
+/// Bit length of a value in 51-bit limbs.
+const fn bit_len_limbs<const N: usize>(x: &[u64; N]) -> u32 {
+    let mut i = N;
+    while i > 0 {
+        i -= 1;
+        if x[i] != 0 {
+            return LIMB_BITS * i as u32 + 64 - x[i].leading_zeros();
+        }
+    }
+    0
 }
 
 /// Vector pairs needed by the paired schedule.
@@ -476,25 +492,96 @@ pub fn emmart_mul_paired<L: FmaLanes, const N: usize>(
     b: &[u64; N],
     k: &EmmartParams<N>,
 ) -> [u64; N] {
+    let [out] = emmart_mul_interleaved::<L, N, 1>([a], [b], k);
+    out
+}
+// ANCHOR_END: emmart_paired
+
+// ANCHOR: emmart_interleaved
+/// `K` independent products of [`emmart_mul_paired`], computed row by row in lockstep: row I of
+/// every product, then row I + 1 of every product, and so on.
+///
+/// Each row waits for the one before it: its quotient digit q needs the finished column I, so a
+/// single product is a chain of N such steps (extract, multiply by μ, convert, FMA, add) and runs
+/// at the chain's latency, not at the rate the CPU can issue its instructions. Two products one
+/// after the other do not overlap either: each is several hundred instructions, more than the
+/// out-of-order window holds. Side by side, row by row, one product's arithmetic fills the other's
+/// waits. Same outputs as `K` calls of [`emmart_mul_paired`].
+#[inline(always)]
+pub fn emmart_mul_interleaved<L: FmaLanes, const N: usize, const K: usize>(
+    a: [&[u64; N]; K],
+    b: [&[u64; N]; K],
+    k: &EmmartParams<N>,
+) -> [[u64; N]; K] {
+    let (out, carry) = interleaved_unreduced::<L, N, K>(a, b, k);
+    core::array::from_fn(|x| {
+        subtract_p_if_needed_radix(&out[x], carry[x] as u64, &k.mont.p, LIMB_BITS)
+    })
+}
+// ANCHOR_END: emmart_interleaved
+
+// ANCHOR: emmart_lazy
+/// [`emmart_mul_interleaved`] without the final conditional subtraction, where the modulus leaves
+/// room for it ([`EmmartParams::lazy`]: 4p ≤ R); otherwise the same, fully reduced, products.
+///
+/// The bound: with inputs a, b < 2p and q < R, the Montgomery result is
+/// t = (a·b + q·p)/R < (4p² + R·p)/R = p·(1 + 4p/R) ≤ 2p. So a lazy product is below 2p (and below
+/// R: no carry above the top limb), and inputs below 2p are as good as reduced ones for every
+/// product here — whose own final subtraction then brings the result below p. A lazy result is
+/// only ever an operand of another product.
+#[inline(always)]
+pub fn emmart_mul_interleaved_lazy<L: FmaLanes, const N: usize, const K: usize>(
+    a: [&[u64; N]; K],
+    b: [&[u64; N]; K],
+    k: &EmmartParams<N>,
+) -> [[u64; N]; K] {
+    let (out, carry) = interleaved_unreduced::<L, N, K>(a, b, k);
+    if k.lazy {
+        debug_assert!(carry.iter().all(|&c| c == 0), "a lazy product exceeded R");
+        out
+    } else {
+        core::array::from_fn(|x| {
+            subtract_p_if_needed_radix(&out[x], carry[x] as u64, &k.mont.p, LIMB_BITS)
+        })
+    }
+}
+// ANCHOR_END: emmart_lazy
+
+/// The rows of [`emmart_mul_interleaved`]: each product's limbs below R and the bit above them.
+#[inline(always)]
+fn interleaved_unreduced<L: FmaLanes, const N: usize, const K: usize>(
+    a: [&[u64; N]; K],
+    b: [&[u64; N]; K],
+    k: &EmmartParams<N>,
+) -> ([[u64; N]; K], [i64; K]) {
     const { assert!(N <= MAX_LIMBS) };
-    let bf: [f64; N] = core::array::from_fn(|j| b[j] as i64 as f64);
-    let (b_even, b_odd) = (pair_even(&bf), pair_odd(&bf));
-    let mut lo = [L::zero(); MAX_LIMBS];
-    let mut hi = [L::zero(); MAX_LIMBS];
-    let mut carry = 0i64;
+    let pairs: [_; K] = core::array::from_fn(|x| {
+        let bf: [f64; N] = core::array::from_fn(|j| b[x][j] as i64 as f64);
+        (pair_even(&bf), pair_odd(&bf))
+    });
+    let mut lo = [[L::zero(); MAX_LIMBS]; K];
+    let mut hi = [[L::zero(); MAX_LIMBS]; K];
+    let mut carry = [0i64; K];
     macro_rules! rows {
         ($($i:literal)*) => {
-            $( paired_row::<L, N, $i>(&mut lo, &mut hi, &mut carry, a, &b_even, &b_odd, k); )*
+            $(
+                for x in 0..K {
+                    let (b_even, b_odd) = &pairs[x];
+                    paired_row::<L, N, $i>(&mut lo[x], &mut hi[x], &mut carry[x], a[x], b_even, b_odd, k);
+                }
+            )*
         };
     }
     rows!(0 1 2 3 4 5 6 7); // MAX_LIMBS rows; those with I ≥ N vanish at compile time
-    let mut out = [0u64; N];
+    let mut out = [[0u64; N]; K];
     for j in 0..N {
         let c = N + j;
-        let col = column::<L>(&lo, &hi, c).wrapping_sub(k.bias_paired[c]) as i64 + carry;
-        out[j] = col as u64 & MASK;
-        carry = col >> LIMB_BITS;
+        for x in 0..K {
+            let col =
+                column::<L>(&lo[x], &hi[x], c).wrapping_sub(k.bias_paired[c]) as i64 + carry[x];
+            out[x][j] = col as u64 & MASK;
+            carry[x] = col >> LIMB_BITS;
+        }
     }
-    subtract_p_if_needed_radix(&out, carry as u64, &k.mont.p, LIMB_BITS)
+    (out, carry)
 }
-// ANCHOR_END: emmart_paired

@@ -369,8 +369,9 @@ fn barrett_converts_into_montgomery_form() {
     }
 }
 
-/// The paired (two products per FMA) schedule equals the scalar reference limb for limb, for
-/// every limb count from 2 to 8 (odd counts exercise the zero lanes at both ends).
+/// The paired (two products per FMA) schedule, alone and two products interleaved, equals the
+/// scalar reference limb for limb, for every limb count from 2 to 8 (odd counts exercise the zero
+/// lanes at both ends).
 #[test]
 fn emmart_paired_schedule_matches_the_scalar_reference() {
     fn run<const N: usize>(f: &'static FieldParams) {
@@ -387,6 +388,17 @@ fn emmart_paired_schedule_matches_the_scalar_reference() {
                     f.name
                 );
                 assert_eq!(big_limbs(&scalar, 51), mont_ref(a, b, &p, 51 * N as u32));
+                // two products in lockstep: a·b beside a·a
+                assert_eq!(
+                    emmart::emmart_mul_interleaved::<PortableLanes, N, 2>(
+                        [&aw, &aw],
+                        [&bw, &aw],
+                        &k
+                    ),
+                    [scalar, emmart::emmart_mul(&aw, &aw, &k)],
+                    "{} N={N}, interleaved",
+                    f.name
+                );
             }
         }
     }
@@ -408,4 +420,65 @@ fn emmart_paired_schedule_matches_the_scalar_reference() {
     run::<6>(&P300);
     run::<7>(&ALL_ONES_253);
     run::<8>(&ALL_ONES_381);
+}
+
+/// Lazy Emmart products (`emmart_mul_interleaved_lazy`): where 4p ≤ R they skip the final
+/// subtraction, and the bound of their comment holds — for operands below 2p (reduced values and
+/// values + p, edge values included) the lazy result is below 2p and congruent to the Montgomery
+/// product, and the full product of such operands is the reduced one. Where 4p > R (BN254) the lazy
+/// product is the full one (and only reduced operands ever occur).
+#[test]
+fn emmart_lazy_products_stay_below_2p() {
+    fn run<const N: usize>(k: &EmmartParams<N>, f: &FieldParams, lazy: bool) {
+        assert_eq!(k.lazy, lazy, "{}", f.name);
+        let p = big(&f.modulus);
+        let mut xs = stress_inputs(&p, 7);
+        if lazy {
+            // operands below 2p, p and 2p − 1 included: what lazy products feed to products
+            let lifted: Vec<BigUint> = xs.iter().map(|x| x + &p).collect();
+            xs.extend(lifted);
+        }
+        for a in &xs {
+            for b in xs.iter().step_by(3) {
+                let (aw, bw) = (limbs_n::<N>(a, 51), limbs_n::<N>(b, 51));
+                let want = mont_ref(a, b, &p, 51 * N as u32);
+                let [lazy_out, other] = emmart::emmart_mul_interleaved_lazy::<PortableLanes, N, 2>(
+                    [&aw, &bw],
+                    [&bw, &aw],
+                    k,
+                );
+                let got = big_limbs(&lazy_out, 51);
+                assert!(got < &p + &p, "{}: lazy result below 2p", f.name);
+                assert_eq!(&got % &p, want, "{}: lazy result congruent", f.name);
+                assert_eq!(other, lazy_out, "commutes");
+                if !lazy {
+                    assert_eq!(got, want, "{}: not lazy, fully reduced", f.name);
+                }
+                let [full] = emmart::emmart_mul_interleaved::<PortableLanes, N, 1>([&aw], [&bw], k);
+                assert_eq!(
+                    big_limbs(&full, 51),
+                    want,
+                    "{}: full product of lazy operands",
+                    f.name
+                );
+            }
+        }
+    }
+    run(
+        &fields::bls12_377_fq::EMMART,
+        &fields::bls12_377_fq::FIELD,
+        true,
+    );
+    run(
+        &fields::bls12_381_fq::EMMART,
+        &fields::bls12_381_fq::FIELD,
+        true,
+    );
+    run(
+        &fields::bls12_377_fr::EMMART,
+        &fields::bls12_377_fr::FIELD,
+        true,
+    );
+    run(&fields::bn254_fq::EMMART, &fields::bn254_fq::FIELD, false);
+    run(&fields::bn254_fr::EMMART, &fields::bn254_fr::FIELD, false);
 }

@@ -21,8 +21,9 @@ use fastmsm_curves::field::PrimeField;
 // ANCHOR: batch_inversion
 /// Replaces every nonzero element of `v` by its inverse, leaving zeros as zeros, with one field
 /// inversion (Montgomery's trick). The elements at even and at odd positions form two chains that
-/// run side by side and meet at the one inversion: each step has two independent products, which
-/// the CPU overlaps, where one chain waits for every product before the next. Scratch space: one
+/// run side by side and meet at the one inversion: each step has two independent products
+/// ([`PrimeField::mul_many`]), which the CPU overlaps, where one chain waits for every product
+/// before the next. Scratch space: one
 /// vector of prefix-product pairs.
 pub fn batch_inverse<F: PrimeField>(v: &mut [F]) {
     let n = v.len();
@@ -34,7 +35,8 @@ pub fn batch_inverse<F: PrimeField>(v: &mut [F]) {
     let mut acc = [F::ONE, F::ONE];
     for pair in v.chunks_exact(2) {
         prefix.push(acc);
-        acc = [acc[0] * nonzero(&pair[0]), acc[1] * nonzero(&pair[1])];
+        // lazy: the chain's products are only ever multiplied again
+        acc = F::mul_many_lazy(acc, [nonzero(&pair[0]), nonzero(&pair[1])]);
     }
     // an odd last element joins the even chain
     let before_last = acc[0];
@@ -54,8 +56,8 @@ pub fn batch_inverse<F: PrimeField>(v: &mut [F]) {
     }
     for (pair, before) in v.chunks_exact_mut(2).zip(prefix).rev() {
         let a = [nonzero(&pair[0]), nonzero(&pair[1])];
-        let a_inv = [inv[0] * before[0], inv[1] * before[1]];
-        inv = [inv[0] * a[0], inv[1] * a[1]];
+        let a_inv = F::mul_many(inv, before);
+        inv = F::mul_many_lazy(inv, a);
         for (slot, inverse) in pair.iter_mut().zip(a_inv) {
             if !slot.is_zero() {
                 *slot = inverse;

@@ -113,21 +113,26 @@ fn sw_add_finish<C: SwCurve>(p: &sw::Affine<C>, q: &sw::Affine<C>, inv: C::Base)
 // ANCHOR_END: sw_affine_add
 
 /// [`sw_add_finish`] for two independent additions, each product next to its twin in the other
-/// addition: a product then never waits for the one just before it (λ² for λ, λ(x₁ − x₃) for
-/// x₃), and the CPU overlaps the two.
+/// addition ([`PrimeField::mul_many`]): a product then never waits for the one just before it (λ²
+/// for λ, λ(x₁ − x₃) for x₃), and the CPU overlaps the two — a field whose product is one long
+/// dependency chain computes each pair in lockstep.
 #[inline(always)]
 fn sw_add_finish2<C: SwCurve>(
     p: [&sw::Affine<C>; 2],
     q: [&sw::Affine<C>; 2],
     inv: [C::Base; 2],
 ) -> [sw::Affine<C>; 2] {
-    let lambda = [
-        sw_lambda_numerator(p[0], q[0]) * inv[0],
-        sw_lambda_numerator(p[1], q[1]) * inv[1],
-    ];
-    let l2 = [lambda[0].square(), lambda[1].square()];
+    // λ is only multiplied (λ², λ·(x₁ − x₃)): lazy
+    let lambda = C::Base::mul_many_lazy(
+        [
+            sw_lambda_numerator(p[0], q[0]),
+            sw_lambda_numerator(p[1], q[1]),
+        ],
+        inv,
+    );
+    let l2 = C::Base::mul_many(lambda, lambda);
     let x3 = [l2[0] - p[0].x - q[0].x, l2[1] - p[1].x - q[1].x];
-    let t = [lambda[0] * (p[0].x - x3[0]), lambda[1] * (p[1].x - x3[1])];
+    let t = C::Base::mul_many(lambda, [p[0].x - x3[0], p[1].x - x3[1]]);
     [
         sw::Affine::new_unchecked(x3[0], t[0] - p[0].y),
         sw::Affine::new_unchecked(x3[1], t[1] - p[1].y),
