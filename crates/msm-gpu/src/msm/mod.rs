@@ -49,7 +49,7 @@ pub struct MsmOptions {
     pub max_binding_bytes: Option<u64>,
     /// Time every stage. With GPU timestamps this is free; without, the host waits after each stage.
     pub stage_timing: bool,
-    /// Entries per SMVP invocation, K ≥ 2 (default: from n, see [`Plan::new`]).
+    /// Entries per SMVP invocation, K ≥ 2 (default: from the batch size, see [`Plan::new`]).
     pub chunk: Option<u32>,
     /// Points per batch, a multiple of 64 when below n (default: natively two batches from 2^20
     /// points, else one; fewer points per batch where the binding limit requires). Natively, the

@@ -11,7 +11,7 @@ const REDUCTION_THREADS: u32 = 1 << 14;
 /// Largest window: 2^(c−1) buckets per window must stay addressable and the bucket buffer small.
 pub const MAX_WINDOW_BITS: u32 = 16;
 /// Invocations the SMVP aims for across all windows (a few waves on a large GPU); the chunk size K
-/// follows from it and n.
+/// follows from it and the batch size.
 const SMVP_THREADS: usize = 1 << 16;
 /// Bounds on K, the entries one SMVP invocation adds: at least 2 so the combine levels shrink,
 /// at most enough that small inputs still spread over many invocations.
@@ -22,10 +22,10 @@ pub const MIN_CHUNK: u32 = 2;
 pub const FAN_IN: u32 = 4;
 const DEFAULT_CHUNK_RANGE: (usize, usize) = (16, 1024);
 /// From this many points the native default is two batches: the host's copy of the second half of
-/// the input then overlaps the GPU's work on the first (on the H200, with K kept from n: 2^20
-/// BLS12-377 34.4 → 31.7 ms, BN254 15.1 → 14.8; 2^22 100 → 92 and 47.2 → 44.0; below 2^20
-/// slower; benches/results/gpu-msm-experiment-batch-chunk-nvidia-h200.json). In a browser
-/// `writeBuffer` copies the input at once, so there is nothing to overlap.
+/// the input then overlaps the GPU's work on the first (on the H200, same run: 2^20 BLS12-377
+/// 34.4 → 33.6 ms, BN254 15.1 → 14.8; 2^22 100.2 → 98.4 and 47.2 → 43.4; below 2^20 slower;
+/// benches/results/gpu-msm-experiment-batch-chunk-nvidia-h200.json). In a browser `writeBuffer`
+/// copies the input at once, so there is nothing to overlap.
 const TWO_BATCHES_FROM: usize = 1 << 20;
 
 /// The layout of one MSM.
@@ -110,9 +110,10 @@ impl Plan {
             None => n.max(1),
         };
         let (lo, hi) = DEFAULT_CHUNK_RANGE;
-        // From n, not from the batch: with two batches, K halved made each SMVP pass slower than the
-        // overlap gained (H200, gpu-msm-experiment-batch-chunk-nvidia-h200.json).
-        let chunk = chunk.unwrap_or_else(|| (n * windows as usize).div_ceil(SMVP_THREADS).clamp(lo, hi) as u32);
+        // From the batch, not from n: K over n made uniform scalars 2–8% faster with two batches
+        // but halved the active invocations per pass for skewed ones (small scalars: SMVP 2×
+        // slower on the H200, gpu-msm-experiment-skewed-k-from-n-nvidia-h200.json).
+        let chunk = chunk.unwrap_or_else(|| (wanted * windows as usize).div_ceil(SMVP_THREADS).clamp(lo, hi) as u32);
         // Bytes per point of the largest per-batch buffer: Montgomery coordinates, a digit per
         // window, or the SMVP head slots (one point per K entries per window).
         let heads = (windows as u64 * point_bytes).div_ceil(chunk as u64);
