@@ -28,7 +28,7 @@
 use fastmsm_curves::field::PrimeField;
 
 use crate::MsmGroup;
-use crate::batch_inv::batch_inverse;
+use crate::batch_inv::batch_inverse_lazy;
 use crate::digits::{decompose_all, num_windows};
 use crate::group::AffineAdd;
 use crate::pippenger::MsmError;
@@ -133,7 +133,8 @@ fn flush<G: MsmGroup>(
     if s.pending.is_empty() {
         return;
     }
-    batch_inverse(&mut s.denominators);
+    // the inverses are only multiplied (affine_add_finish*): lazy
+    batch_inverse_lazy(&mut s.denominators);
     stats.inversions += 1;
     stats.batched_additions += s.pending.len();
     // two additions at a time, their products interleaved (MsmGroup::affine_add_finish2)
@@ -298,7 +299,7 @@ fn add_batch<G: MsmGroup>(
     if denominators.is_empty() {
         return;
     }
-    batch_inverse(denominators);
+    batch_inverse_lazy(denominators);
     stats.inversions += 1;
     stats.batched_additions += pending.len();
     // two additions at a time (distinct x: independent), their products interleaved

@@ -26,6 +26,29 @@ use fastmsm_curves::field::PrimeField;
 /// before the next. Scratch space: one
 /// vector of prefix-product pairs.
 pub fn batch_inverse<F: PrimeField>(v: &mut [F]) {
+    batch_inverse_chains::<F, false>(v);
+}
+
+/// [`batch_inverse`] whose inverses may be left not fully reduced, as
+/// [`PrimeField::mul_many_lazy`] leaves them: for inverses that are only multiplied (the
+/// denominators of affine additions), each one is a product the lazy field saves its final
+/// subtraction on.
+pub fn batch_inverse_lazy<F: PrimeField>(v: &mut [F]) {
+    batch_inverse_chains::<F, true>(v);
+}
+
+/// The products that give the inverses themselves: lazy or fully reduced.
+#[inline(always)]
+fn inverses<F: PrimeField, const LAZY: bool, const K: usize>(a: [F; K], b: [F; K]) -> [F; K] {
+    if LAZY {
+        F::mul_many_lazy(a, b)
+    } else {
+        F::mul_many(a, b)
+    }
+}
+
+/// Both of the above: `LAZY` picks how the inverses themselves are multiplied out.
+fn batch_inverse_chains<F: PrimeField, const LAZY: bool>(v: &mut [F]) {
     let n = v.len();
     let pairs = n / 2;
     // a zero multiplies its chain by 1, not 0
@@ -51,12 +74,12 @@ pub fn batch_inverse<F: PrimeField>(v: &mut [F]) {
     let mut inv = [inv_both * acc[1], inv_both * acc[0]];
     if n % 2 == 1 && !v[n - 1].is_zero() {
         let a = v[n - 1];
-        v[n - 1] = inv[0] * before_last;
+        [v[n - 1]] = inverses::<F, LAZY, 1>([inv[0]], [before_last]);
         inv[0] = inv[0] * a;
     }
     for (pair, before) in v.chunks_exact_mut(2).zip(prefix).rev() {
         let a = [nonzero(&pair[0]), nonzero(&pair[1])];
-        let a_inv = F::mul_many(inv, before);
+        let a_inv = inverses::<F, LAZY, 2>(inv, before);
         inv = F::mul_many_lazy(inv, a);
         for (slot, inverse) in pair.iter_mut().zip(a_inv) {
             if !slot.is_zero() {
@@ -123,6 +146,7 @@ pub fn batch_inverse_tree<F: PrimeField>(v: &mut [F]) {
 mod tests {
     use super::*;
     use fastmsm_curves::field::{Bls12_381Fq, Bn254Fq};
+    use fastmsm_curves::radix51::{Bls12_377Fq51, Bn254Fq51};
 
     fn check<F: PrimeField>(inv: fn(&mut [F])) {
         let xs: Vec<F> = (0..40u64)
@@ -154,6 +178,16 @@ mod tests {
     fn montgomery_trick_with_zeros() {
         check::<Bn254Fq>(batch_inverse);
         check::<Bls12_381Fq>(batch_inverse);
+    }
+
+    #[test]
+    fn lazy_inverses_are_inverses() {
+        // lazy where 4p ≤ R (BLS12-377), fully reduced otherwise (BN254); a·a⁻¹ through a full
+        // product, which accepts the lazy operand
+        check::<Bls12_377Fq51>(batch_inverse_lazy);
+        check::<Bls12_377Fq51>(batch_inverse);
+        check::<Bn254Fq51>(batch_inverse_lazy);
+        check::<Bls12_381Fq>(batch_inverse_lazy);
     }
 
     #[test]

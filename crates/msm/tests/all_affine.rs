@@ -73,6 +73,11 @@ where
                     "{}: n = {n}, {what}, {how}, 30-bit limbs",
                     O::G::NAME
                 );
+                // the 51-bit twin natively runs a scalar FMA per limb product: slow, so not
+                // under the tiny batches (an inversion each), whose logic the runs above cover
+                if cfg.reduction_batch.is_some() {
+                    continue;
+                }
                 let got: O::G = via_radix51::<O::G>(&ours, |p| {
                     msm_all_affine(p, &scalars, &cfg, &mut AllAffineStats::default())
                 })
