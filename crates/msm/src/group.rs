@@ -73,6 +73,7 @@ pub trait MsmGroup: Group {
 /// Short Weierstrass affine addition, first half. Chord: λ = (y₂ − y₁)/(x₂ − x₁); tangent when
 /// p = q: λ = 3x₁²/(2y₁); p = −q (equal x, other y, or a doubling of a point with y = 0) is the
 /// identity.
+#[inline(always)]
 fn sw_add_start<C: SwCurve>(
     p: &sw::Affine<C>,
     q: &sw::Affine<C>,
@@ -155,6 +156,7 @@ macro_rules! sw_msm_group {
             fn affine_neg(p: &sw::Affine<C>) -> sw::Affine<C> {
                 p.neg()
             }
+            #[inline(always)]
             fn affine_add_start(
                 p: &sw::Affine<C>,
                 q: &sw::Affine<C>,
