@@ -31,12 +31,18 @@ impl GpuContext {
     /// Opens the best adapter available (high-performance preference) with the adapter's own limits,
     /// so large MSMs can use big buffers where the hardware allows.
     pub async fn new() -> Result<Self, GpuError> {
+        // Optional features the MSM uses where the adapter has them: stage timestamps, and 64-bit
+        // integers for the native field arithmetic (29- to 32-bit limbs).
+        Self::with_optional_features(wgpu::Features::TIMESTAMP_QUERY | wgpu::Features::SHADER_INT64).await
+    }
+
+    /// As [`GpuContext::new`], enabling only those of `optional` that the adapter offers (tests
+    /// use it to open a device without SHADER_INT64, as a browser's is).
+    pub async fn with_optional_features(optional: wgpu::Features) -> Result<Self, GpuError> {
         let adapter = request_adapter().await?;
         let info = adapter.get_info();
         let limits = adapter.limits();
-        // Optional features the MSM uses where the adapter has them: stage timestamps, and 64-bit
-        // integers for the 32-bit-limb field arithmetic.
-        let features = adapter.features() & (wgpu::Features::TIMESTAMP_QUERY | wgpu::Features::SHADER_INT64);
+        let features = adapter.features() & optional;
         let (device, queue) = adapter
             .request_device(&wgpu::DeviceDescriptor {
                 label: Some("fastmsm"),

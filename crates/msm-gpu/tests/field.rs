@@ -1,7 +1,8 @@
 //! WGSL field arithmetic, every field × limb width, against num-bigint and the CPU twins
 //! (`fastmsm_mont::gpu_twin`), on the test adapter (lavapipe in CI).
 
-use fastmsm_gpu::field::{FieldKernels, Op, supported_limb_widths};
+use fastmsm_gpu::GpuContext;
+use fastmsm_gpu::field::{FieldKernels, INT64_LIMB_WIDTHS, LIMB_WIDTHS, Op, default_limb_bits, supported_limb_widths};
 use fastmsm_gpu::testing::{block_on, gpu, gpu_int64};
 use fastmsm_mont::{Canonical, Field, Variant, raw_product};
 use num_bigint::{BigUint, RandBigInt};
@@ -111,6 +112,23 @@ fn rejects_unsupported_widths_and_bad_lengths() {
     assert!(err.contains("lengths differ"), "{err}");
     let err = block_on(k.run(ctx, Op::Add, &[0; 21], &[0; 21], 0)).unwrap_err().to_string();
     assert!(err.contains("whole number"), "{err}");
+}
+
+/// A device without 64-bit shader integers (as in a browser) runs the portable widths only, and a
+/// native width is refused with a message naming the feature and the adapter.
+#[test]
+fn native_widths_need_shader_int64() {
+    let ctx = block_on(GpuContext::with_optional_features(wgpu::Features::TIMESTAMP_QUERY)).unwrap();
+    assert!(!ctx.features.contains(wgpu::Features::SHADER_INT64));
+    assert_eq!(supported_limb_widths(&ctx), LIMB_WIDTHS);
+    assert_eq!(default_limb_bits(&ctx), 15);
+    for w in INT64_LIMB_WIDTHS {
+        let err = match block_on(FieldKernels::new(&ctx, Field::Bn254Fq, w)) {
+            Ok(_) => panic!("{w}-bit limbs accepted without SHADER_INT64"),
+            Err(e) => e.to_string(),
+        };
+        assert!(err.contains("SHADER_INT64") && err.contains(&ctx.info.name) && err.contains(&format!("{w}-bit")), "{err}");
+    }
 }
 
 #[test]
