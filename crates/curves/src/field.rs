@@ -85,6 +85,11 @@ pub trait PrimeField:
     fn mul_many<const K: usize>(a: [Self; K], b: [Self; K]) -> [Self; K] {
         core::array::from_fn(|i| a[i] * b[i])
     }
+    /// `K` independent squares, computed side by side where [`PrimeField::mul_many`] is.
+    #[inline(always)]
+    fn square_many<const K: usize>(a: [Self; K]) -> [Self; K] {
+        a.map(|x| x.square())
+    }
     /// [`PrimeField::mul_many`] whose results may be left not fully reduced (below 2p, congruent
     /// to the products) where the representation has room for it ([`crate::radix51`]). Such a
     /// result may only be an operand of further products (`*`, [`PrimeField::square`],

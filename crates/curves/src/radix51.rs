@@ -220,6 +220,13 @@ impl<P: Fp51Config<N>, const N: usize> PrimeField for Fp51<P, N> {
         out.map(Self::from_limbs)
     }
 
+    /// The squares as products in lockstep (no dedicated squaring: in the paired schedule it
+    /// would save only part of the a·a half of a product).
+    #[inline(always)]
+    fn square_many<const K: usize>(a: [Self; K]) -> [Self; K] {
+        Self::mul_many(a, a)
+    }
+
     /// Below 2p where 4p ≤ 2^(51N) (`fastmsm_mont::emmart::emmart_mul_interleaved_lazy`, whose
     /// comment has the bound): the BLS12 base fields and BLS12-377's scalar field, not BN254's.
     #[inline(always)]

@@ -113,6 +113,7 @@ fn sw_add_finish<C: SwCurve>(p: &sw::Affine<C>, q: &sw::Affine<C>, inv: C::Base)
 }
 // ANCHOR_END: sw_affine_add
 
+// ANCHOR: sw_affine_add_pair
 /// [`sw_add_finish`] for two independent additions, each product next to its twin in the other
 /// addition ([`PrimeField::mul_many`]): a product then never waits for the one just before it (λ²
 /// for λ, λ(x₁ − x₃) for x₃), and the CPU overlaps the two — a field whose product is one long
@@ -131,7 +132,7 @@ fn sw_add_finish2<C: SwCurve>(
         ],
         inv,
     );
-    let l2 = C::Base::mul_many(lambda, lambda);
+    let l2 = C::Base::square_many(lambda);
     let x3 = [l2[0] - p[0].x - q[0].x, l2[1] - p[1].x - q[1].x];
     let t = C::Base::mul_many(lambda, [p[0].x - x3[0], p[1].x - x3[1]]);
     [
@@ -139,6 +140,7 @@ fn sw_add_finish2<C: SwCurve>(
         sw::Affine::new_unchecked(x3[1], t[1] - p[1].y),
     ]
 }
+// ANCHOR_END: sw_affine_add_pair
 
 macro_rules! sw_msm_group {
     ($ty:ident) => {
