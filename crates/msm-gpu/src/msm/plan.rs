@@ -111,7 +111,7 @@ impl Plan {
         };
         let (lo, hi) = DEFAULT_CHUNK_RANGE;
         // From the batch, not from n: K over n made uniform scalars 2–8% faster with two batches
-        // but halved the active invocations per pass for skewed ones (small scalars: SMVP 2×
+        // but halved the active invocations per pass for skewed ones (small scalars: SMVP 1.8×
         // slower on the H200, gpu-msm-experiment-skewed-k-from-n-nvidia-h200.json).
         let chunk = chunk.unwrap_or_else(|| (wanted * windows as usize).div_ceil(SMVP_THREADS).clamp(lo, hi) as u32);
         // Bytes per point of the largest per-batch buffer: Montgomery coordinates, a digit per
