@@ -89,6 +89,19 @@ pub const VARIANTS: &[&str] = &[
 
 // ---- seeded inputs ---------------------------------------------------------------------------
 
+/// Most points a widget input may hold (the cpu-msm and gpu-msm widgets draw the same inputs; in
+/// both layouts they stay within a few hundred MB of WebAssembly memory).
+pub(crate) const MAX_N: usize = 1 << 20;
+
+/// `n` as a size, or an error naming it when it is 0 or above [`MAX_N`].
+pub(crate) fn input_size(n: u32) -> Result<usize, JsValue> {
+    let n = n as usize;
+    if n == 0 || n > MAX_N {
+        return Err(err(format_args!("n = {n}: choose 1 to 2^20 points")));
+    }
+    Ok(n)
+}
+
 /// SplitMix64 (Steele, Lea, Flood 2014): a tiny seeded generator, the same in every browser.
 pub(crate) struct SplitMix64(u64);
 
@@ -618,10 +631,7 @@ impl CpuMsm {
         seed: u32,
         progress: &js_sys::Function,
     ) -> Result<CpuMsm, JsValue> {
-        let n = n as usize;
-        if n == 0 || n > 1 << 20 {
-            return Err(err(format_args!("n = {n}: choose 1 to 2^20 points")));
-        }
+        let n = input_size(n)?;
         let report = |f: f64, text: &str| {
             let _ = progress.call2(
                 &JsValue::NULL,

@@ -26,13 +26,9 @@ use wasm_bindgen::prelude::*;
 
 use crate::cpu_msm::{
     ArkInputs, ArkScalar, Bls377Pair, Bls381Pair, Bn254Pair, Pair, TePair, draw_ark, err, hex,
-    xy_hex,
+    input_size, xy_hex,
 };
 use crate::{gpu_context, now_seconds, to_js};
-
-/// Largest input the widget draws: the inputs in both layouts stay within a few hundred MB of
-/// WebAssembly memory.
-const MAX_N: usize = 1 << 20;
 
 /// Limb width per curve when the reader leaves it on "auto": 15 bits was the fastest WGSL
 /// Montgomery product for each of the four base fields (BN254 Fq, BLS12-377 Fq, BLS12-381 Fq, and
@@ -248,10 +244,7 @@ impl GpuMsmInput {
         seed: u32,
         progress: &js_sys::Function,
     ) -> Result<GpuMsmInput, JsValue> {
-        let n = n as usize;
-        if n == 0 || n > MAX_N {
-            return Err(err(format_args!("n = {n}: choose 1 to 2^20 points")));
-        }
+        let n = input_size(n)?;
         let report = |f: f64, text: &str| {
             let _ = progress.call2(
                 &JsValue::NULL,
