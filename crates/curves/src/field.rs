@@ -245,14 +245,6 @@ impl<P: FpConfig<N>, const N: usize> Sub for Fp<P, N> {
     }
 }
 
-impl<P: FpConfig<N>, const N: usize> Neg for Fp<P, N> {
-    type Output = Self;
-    #[inline(always)]
-    fn neg(self) -> Self {
-        Self::ZERO - self
-    }
-}
-
 impl<P: FpConfig<N>, const N: usize> Mul for Fp<P, N> {
     type Output = Self;
     #[inline(always)]
@@ -261,28 +253,48 @@ impl<P: FpConfig<N>, const N: usize> Mul for Fp<P, N> {
     }
 }
 
-// Manual impls: derives would demand `P: Clone` etc. through the PhantomData anyway, but spelling
-// them out keeps the bounds obvious. Elements are always fully reduced, so word equality is field
-// equality.
-impl<P: FpConfig<N>, const N: usize> Clone for Fp<P, N> {
-    fn clone(&self) -> Self {
-        *self
-    }
+/// Negation, `Clone`, `Copy`, `PartialEq`, `Eq` and `Debug` for a field element type
+/// `$ty<P, N>` whose config trait is `$config` and whose words are the array field `$words`
+/// (`Fp`, `Fp30`, `Fp51`). Manual impls: derives would demand `P: Clone` etc. through the
+/// PhantomData. Elements are always fully reduced, so word equality is field equality; it is taken
+/// as an OR of XORs, since `==` on the arrays becomes a `memcmp` call. `$tag` names the
+/// representation in the `Debug` form (e.g. `bn254-fq/r30(0x3)`).
+macro_rules! element_traits {
+    ($ty:ident, $config:ident, $words:ident, $tag:literal) => {
+        impl<P: $config<N>, const N: usize> core::ops::Neg for $ty<P, N> {
+            type Output = Self;
+            #[inline(always)]
+            fn neg(self) -> Self {
+                Self::ZERO - self
+            }
+        }
+        impl<P: $config<N>, const N: usize> Clone for $ty<P, N> {
+            fn clone(&self) -> Self {
+                *self
+            }
+        }
+        impl<P: $config<N>, const N: usize> Copy for $ty<P, N> {}
+        impl<P: $config<N>, const N: usize> PartialEq for $ty<P, N> {
+            #[inline(always)]
+            fn eq(&self, other: &Self) -> bool {
+                let mut diff = 0;
+                for j in 0..N {
+                    diff |= self.$words[j] ^ other.$words[j];
+                }
+                diff == 0
+            }
+        }
+        impl<P: $config<N>, const N: usize> Eq for $ty<P, N> {}
+        impl<P: $config<N>, const N: usize> core::fmt::Debug for $ty<P, N> {
+            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                $crate::field::fmt_element(f, P::FIELD.name, $tag, &self.to_canonical())
+            }
+        }
+    };
 }
-impl<P: FpConfig<N>, const N: usize> Copy for Fp<P, N> {}
-impl<P: FpConfig<N>, const N: usize> PartialEq for Fp<P, N> {
-    fn eq(&self, other: &Self) -> bool {
-        self.mont == other.mont
-    }
-}
-impl<P: FpConfig<N>, const N: usize> Eq for Fp<P, N> {}
+pub(crate) use element_traits;
 
-impl<P: FpConfig<N>, const N: usize> fmt::Debug for Fp<P, N> {
-    /// Prints the canonical value in hex with the field's name, e.g. `bn254-fq(0x3)`.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fmt_element(f, P::FIELD.name, "", &self.to_canonical())
-    }
-}
+element_traits!(Fp, FpConfig, mont, "");
 
 /// Writes `name` + `tag` + `(0x…)`, the canonical value `c` in hex: the `Debug` form of every
 /// field element type (`tag` names the representation, e.g. `/r30`).

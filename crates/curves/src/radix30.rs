@@ -21,7 +21,7 @@
 
 use core::fmt;
 use core::marker::PhantomData;
-use core::ops::{Add, Mul, Neg, Sub};
+use core::ops::{Add, Mul, Sub};
 
 use fastmsm_mont::fields;
 use fastmsm_mont::primitives::{add_mod_radix, sub_mod_radix};
@@ -32,7 +32,7 @@ use fastmsm_mont::{FieldParams, MontParams};
 use crate::curves::{Bls12_377, Bls12_381, Bn254, EdBls12_377};
 use crate::field::{
     Bls12_377Fq, Bls12_377Fr, Bls12_381Fq, Bls12_381Fr, Bn254Fq, Bn254Fr, Fp, FpConfig, PrimeField,
-    fmt_element, pow_from_top,
+    element_traits, pow_from_top,
 };
 use crate::sw::SwCurve;
 use crate::te::TeCurve;
@@ -259,14 +259,6 @@ impl<P: Fp30Config<N>, const N: usize> Sub for Fp30<P, N> {
 }
 // ANCHOR_END: radix30_add_sub
 
-impl<P: Fp30Config<N>, const N: usize> Neg for Fp30<P, N> {
-    type Output = Self;
-    #[inline(always)]
-    fn neg(self) -> Self {
-        Self::ZERO - self
-    }
-}
-
 impl<P: Fp30Config<N>, const N: usize> Mul for Fp30<P, N> {
     type Output = Self;
     #[inline(always)]
@@ -275,32 +267,7 @@ impl<P: Fp30Config<N>, const N: usize> Mul for Fp30<P, N> {
     }
 }
 
-impl<P: Fp30Config<N>, const N: usize> Clone for Fp30<P, N> {
-    fn clone(&self) -> Self {
-        *self
-    }
-}
-impl<P: Fp30Config<N>, const N: usize> Copy for Fp30<P, N> {}
-impl<P: Fp30Config<N>, const N: usize> PartialEq for Fp30<P, N> {
-    /// Elements are fully reduced, so limb equality is field equality. (OR of the XORs: `==` on
-    /// the arrays becomes a `memcmp` call.)
-    #[inline(always)]
-    fn eq(&self, other: &Self) -> bool {
-        let mut diff = 0u32;
-        for j in 0..N {
-            diff |= self.limbs[j] ^ other.limbs[j];
-        }
-        diff == 0
-    }
-}
-impl<P: Fp30Config<N>, const N: usize> Eq for Fp30<P, N> {}
-
-impl<P: Fp30Config<N>, const N: usize> fmt::Debug for Fp30<P, N> {
-    /// The canonical value in hex with the field's name and the radix, e.g. `bn254-fq/r30(0x3)`.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fmt_element(f, P::FIELD.name, "/r30", &self.to_canonical())
-    }
-}
+element_traits!(Fp30, Fp30Config, limbs, "/r30");
 
 macro_rules! fp30_config {
     ($(#[$doc:meta])* $config:ident, $alias:ident, $module:ident, $fp64:ty) => {

@@ -23,7 +23,7 @@
 
 use core::fmt;
 use core::marker::PhantomData;
-use core::ops::{Add, Mul, Neg, Sub};
+use core::ops::{Add, Mul, Sub};
 
 use fastmsm_mont::FieldParams;
 use fastmsm_mont::emmart::{
@@ -37,7 +37,7 @@ use fastmsm_mont::words::{self, Canonical};
 use crate::curves::{Bls12_377, Bls12_381, Bn254, EdBls12_377};
 use crate::field::{
     Bls12_377Fq, Bls12_377Fr, Bls12_381Fq, Bls12_381Fr, Bn254Fq, Bn254Fr, Fp, FpConfig, PrimeField,
-    fmt_element, pow_from_top,
+    element_traits, pow_from_top,
 };
 use crate::sw::SwCurve;
 use crate::te::TeCurve;
@@ -268,14 +268,6 @@ impl<P: Fp51Config<N>, const N: usize> Sub for Fp51<P, N> {
     }
 }
 
-impl<P: Fp51Config<N>, const N: usize> Neg for Fp51<P, N> {
-    type Output = Self;
-    #[inline(always)]
-    fn neg(self) -> Self {
-        Self::ZERO - self
-    }
-}
-
 impl<P: Fp51Config<N>, const N: usize> Mul for Fp51<P, N> {
     type Output = Self;
     #[inline(always)]
@@ -284,32 +276,7 @@ impl<P: Fp51Config<N>, const N: usize> Mul for Fp51<P, N> {
     }
 }
 
-impl<P: Fp51Config<N>, const N: usize> Clone for Fp51<P, N> {
-    fn clone(&self) -> Self {
-        *self
-    }
-}
-impl<P: Fp51Config<N>, const N: usize> Copy for Fp51<P, N> {}
-impl<P: Fp51Config<N>, const N: usize> PartialEq for Fp51<P, N> {
-    /// Elements are fully reduced, so limb equality is field equality (OR of the XORs, no
-    /// `memcmp` call).
-    #[inline(always)]
-    fn eq(&self, other: &Self) -> bool {
-        let mut diff = 0u64;
-        for j in 0..N {
-            diff |= self.limbs[j] ^ other.limbs[j];
-        }
-        diff == 0
-    }
-}
-impl<P: Fp51Config<N>, const N: usize> Eq for Fp51<P, N> {}
-
-impl<P: Fp51Config<N>, const N: usize> fmt::Debug for Fp51<P, N> {
-    /// The canonical value in hex with the field's name and the radix, e.g. `bn254-fq/r51(0x3)`.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fmt_element(f, P::FIELD.name, "/r51", &self.to_canonical())
-    }
-}
+element_traits!(Fp51, Fp51Config, limbs, "/r51");
 
 macro_rules! fp51_config {
     ($(#[$doc:meta])* $config:ident, $alias:ident, $module:ident, $fp64:ty) => {
