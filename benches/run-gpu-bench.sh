@@ -23,6 +23,11 @@ if [[ $what == all || $what == upload ]]; then
   # Host-to-GPU copy of 128 MiB (the packed input of BLS12-377 at n = 2^20), four ways.
   ./.bin/upload_probe --mib 128 --reps 9 --out "$out/upload-probe-$device.json"
 fi
+if [[ $what == all || $what == stats ]]; then
+  # Registers (and whatever else the driver reports) per pipeline, portable and native widths.
+  ./.bin/pipeline_stats --curves bls12-377,bn254 --limb-bits 13,29 "${stamp[@]}" \
+      --out "$out/pipeline-stats-$device.json"
+fi
 [[ $what == all || $what == mont ]] || exit 0
 ./.bin/wgsl-mont-bench --threads 1048576 --iterations 256 --reps 7 --workgroup-sizes 64,256 \
     "${stamp[@]}" --out "$out/wgsl-mont-$device.json"

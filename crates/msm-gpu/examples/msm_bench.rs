@@ -96,8 +96,12 @@ fn edit(name: &str, src: String) -> String {
         "smvp-general-add" => ("acc = point_add_affine(acc, a);", "acc = point_add(acc, Point(a.x, a.y, ONE_MONT, ONE_MONT));"),
         // SMVP without the sign (wrong result; timing only).
         "smvp-no-sign" => ("if ((entry & NEGATIVE) != 0u) {", "if (false) {"),
-        // SMVP reading the point twice as far apart (wrong result; timing only): memory-bound?
+        // SMVP reading point b (the bucket's number) for every entry of bucket b: the same few
+        // addresses, always cached (wrong result; timing only). Does the SMVP wait on memory?
         "smvp-same-point" => ("var a = read_affine(entry & ~NEGATIVE);", "var a = read_affine(b);"),
+        // Every entry added twice (wrong result; timing only): the marginal cost of one mixed
+        // addition in place, against everything else the SMVP loop does per entry.
+        "smvp-add-twice" => ("acc = point_add_affine(acc, a);", "acc = point_add_affine(point_add_affine(acc, a), a);"),
         // Mixed addition without its rare doubling branch (P + P), timing only: does the inlined
         // branch cost registers or code size in the hot loop? Results are wrong: the points here
         // are consecutive multiples of G, so a signed bucket sum P_a − P_b + P_c can meet P_(a−b+c).
