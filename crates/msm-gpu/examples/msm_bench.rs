@@ -111,6 +111,12 @@ fn edit(name: &str, src: String) -> String {
         // return: correct results, the occupancy of a larger workgroup.
         "wg128" => ("const WORKGROUP_SIZE: u32 = 64u;", "const WORKGROUP_SIZE: u32 = 128u;"),
         "wg256" => ("const WORKGROUP_SIZE: u32 = 64u;", "const WORKGROUP_SIZE: u32 = 256u;"),
+        // The additions with every product inlined, as before one product call site (A/B).
+        "straight-line-adds" => {
+            let (start, end) = ("// ANCHOR: madd", "// Coordinates out of Montgomery form");
+            let (a, b) = (src.find(start).expect("madd anchor"), src.find(end).expect("end of the additions"));
+            return format!("{}{}\n{}", &src[..a], include_str!("straight_line_adds.wgsl"), &src[b..]);
+        }
         other => panic!("unknown edit {other}"),
     };
     assert!(src.contains(from), "edit {name}: text not found");
