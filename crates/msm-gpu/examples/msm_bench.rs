@@ -117,6 +117,13 @@ fn edit(name: &str, src: String) -> String {
             let (a, b) = (src.find(start).expect("madd anchor"), src.find(end).expect("end of the additions"));
             return format!("{}{}\n{}", &src[..a], include_str!("straight_line_adds.wgsl"), &src[b..]);
         }
+        // Only the general addition (combine, reduce, fold) straight-line; the mixed one stepped.
+        "straight-line-add" => {
+            let marker = "// add-2008-s:";
+            let old = include_str!("straight_line_adds.wgsl");
+            let (a, b) = (src.find(marker).expect("add anchor"), src.find("// Coordinates out of Montgomery form").expect("end of the additions"));
+            return format!("{}{}\n{}", &src[..a], &old[old.find(marker).expect("old add")..], &src[b..]);
+        }
         other => panic!("unknown edit {other}"),
     };
     assert!(src.contains(from), "edit {name}: text not found");
