@@ -67,19 +67,53 @@ fn affine_double(a: Affine) -> Point {
     return Point(x3, y3, v, w);
 }
 
-// Steps of the two additions below. Named constants, not literals: the host unrolls loops with a
-// literal bound (wgsl::unroll_fixed_loops), and these loops exist so as not to be unrolled.
-const MADD_STEPS: u32 = 10u;
-const ADD_STEPS: u32 = 14u;
+// madd-2008-s (mixed addition, XYZZ + affine) in two forms with the same arithmetic: every product
+// inlined, or the products one per loop iteration through one mont_mul call. The host picks one
+// per field and limb width (msm/curve.rs, MixedAdd): the SMVP's loop is this one function.
+fn point_add_affine(p: Point, a: Affine) -> Point {
+    return point_add_affine_{{MIXED_ADD}}(p, a);
+}
 
 // ANCHOR: madd
 // madd-2008-s: XYZZ + affine, with the exceptional cases (identity on either side, P + P, P − P).
-// The ten products go one per iteration through a single mont_mul call. GPU compilers inline every
-// call, so ten calls were ten copies of the product: 197 KB of machine code for the BLS12-377
-// SMVP, whose loop then ran at a third of the chained product's rate (results chapter). Each step
-// picks its operands from a fixed set of registers (the bucket's X, Y, ZZ, ZZZ, updated in place,
-// the affine point and three temporaries) and writes one of them; the comments give the EFD names.
-fn point_add_affine(p: Point, a: Affine) -> Point {
+fn point_add_affine_inlined(p: Point, a: Affine) -> Point {
+    if (affine_is_identity(a)) {
+        return p;
+    }
+    if (point_is_identity(p)) {
+        return Point(a.x, a.y, ONE_MONT, ONE_MONT);
+    }
+    let u2 = mont_mul(a.x, p.zz);
+    let s2 = mont_mul(a.y, p.zzz);
+    let pd = field_sub(u2, p.x);
+    let r = field_sub(s2, p.y);
+    if (is_zero(pd)) {
+        if (is_zero(r)) {
+            return affine_double(a);
+        }
+        return point_identity();
+    }
+    let pp = mont_mul(pd, pd);
+    let ppp = mont_mul(pd, pp);
+    let q = mont_mul(p.x, pp);
+    let x3 = field_sub(field_sub(mont_mul(r, r), ppp), field_double(q));
+    let y3 = field_sub(mont_mul(r, field_sub(q, x3)), mont_mul(p.y, ppp));
+    return Point(x3, y3, mont_mul(p.zz, pp), mont_mul(p.zzz, ppp));
+}
+// ANCHOR_END: madd
+
+// Steps of point_add_affine_stepped. A named constant, not a literal: the host unrolls loops with
+// a literal bound (wgsl::unroll_fixed_loops), and this loop exists so as not to be unrolled.
+const MADD_STEPS: u32 = 10u;
+
+// ANCHOR: madd_stepped
+// The same formulas, the ten products one per iteration through a single mont_mul call. GPU
+// compilers inline every call, so the inlined form carries ten copies of the product in the
+// SMVP's loop (197 KB of machine code for BLS12-377 at 29 bits on the H200, against 13 KB for a
+// chained product); this form keeps one. Each step picks its operands from a fixed set of
+// registers (the bucket's X, Y, ZZ, ZZZ, updated in place, the affine point and three
+// temporaries) and writes one of them; the comments give the EFD names.
+fn point_add_affine_stepped(p: Point, a: Affine) -> Point {
     if (affine_is_identity(a)) {
         return p;
     }
@@ -130,11 +164,9 @@ fn point_add_affine(p: Point, a: Affine) -> Point {
     }
     return Point(x1, y1, zz1, zzz1);
 }
-// ANCHOR_END: madd
+// ANCHOR_END: madd_stepped
 
-// add-2008-s: XYZZ + XYZZ with the same exceptional cases, its fourteen products through one
-// mont_mul call as in point_add_affine. The second point's registers are reused once it is
-// consumed, so p stays whole until the P + P test (which doubles it).
+// add-2008-s: XYZZ + XYZZ with the same exceptional cases.
 fn point_add(p: Point, q: Point) -> Point {
     if (point_is_identity(p)) {
         return q;
@@ -142,59 +174,24 @@ fn point_add(p: Point, q: Point) -> Point {
     if (point_is_identity(q)) {
         return p;
     }
-    var x1 = p.x;
-    var y1 = p.y;
-    var zz1 = p.zz;
-    var zzz1 = p.zzz;
-    var x2 = q.x;
-    var y2 = q.y;
-    var t0: Big;
-    var t1: Big;
-    var t2: Big;
-    for (var step = 0u; step < ADD_STEPS; step++) {
-        var lhs: Big;
-        var rhs: Big;
-        switch step {
-            case 0u: { lhs = x1; rhs = q.zz; }
-            case 1u: { lhs = x2; rhs = zz1; }
-            case 2u: { lhs = y1; rhs = q.zzz; }
-            case 3u: { lhs = y2; rhs = zzz1; }
-            case 4u: { lhs = x2; rhs = x2; }
-            case 5u: { lhs = x2; rhs = t2; }
-            case 6u: { lhs = t0; rhs = t2; }
-            case 7u: { lhs = zz1; rhs = q.zz; }
-            case 8u: { lhs = zz1; rhs = t2; }
-            case 9u: { lhs = zzz1; rhs = q.zzz; }
-            case 10u: { lhs = zzz1; rhs = x2; }
-            case 11u: { lhs = y2; rhs = y2; }
-            case 12u: { lhs = t1; rhs = x2; }
-            default: { lhs = y2; rhs = field_sub(t0, x1); }
+    let u1 = mont_mul(p.x, q.zz);
+    let u2 = mont_mul(q.x, p.zz);
+    let s1 = mont_mul(p.y, q.zzz);
+    let s2 = mont_mul(q.y, p.zzz);
+    let pd = field_sub(u2, u1);
+    let r = field_sub(s2, s1);
+    if (is_zero(pd)) {
+        if (is_zero(r)) {
+            return point_double(p);
         }
-        let m = mont_mul(lhs, rhs);
-        switch step {
-            case 0u: { t0 = m; }                                         // U1 = X1·ZZ2
-            case 1u: { x2 = field_sub(m, t0); }                          // P = U2 − U1
-            case 2u: { t1 = m; }                                         // S1 = Y1·ZZZ2
-            case 3u: { y2 = field_sub(m, t1); }                          // R = S2 − S1
-            case 4u: { t2 = m; }                                         // PP
-            case 5u: { x2 = m; }                                         // PPP
-            case 6u: { t0 = m; }                                         // Q = U1·PP
-            case 7u: { zz1 = m; }                                        // ZZ1·ZZ2
-            case 8u: { zz1 = m; }                                        // ZZ3 = ZZ1·ZZ2·PP
-            case 9u: { zzz1 = m; }                                       // ZZZ1·ZZZ2
-            case 10u: { zzz1 = m; }                                      // ZZZ3 = ZZZ1·ZZZ2·PPP
-            case 11u: { x1 = field_sub(field_sub(m, x2), field_double(t0)); } // X3 = R² − PPP − 2Q
-            case 12u: { t1 = m; }                                        // S1·PPP
-            default: { y1 = field_sub(m, t1); }                          // Y3 = R(Q − X3) − S1·PPP
-        }
-        if (step == 3u && is_zero(x2)) {
-            if (is_zero(y2)) {
-                return point_double(p);
-            }
-            return point_identity();
-        }
+        return point_identity();
     }
-    return Point(x1, y1, zz1, zzz1);
+    let pp = mont_mul(pd, pd);
+    let ppp = mont_mul(pd, pp);
+    let q1 = mont_mul(u1, pp);
+    let x3 = field_sub(field_sub(mont_mul(r, r), ppp), field_double(q1));
+    let y3 = field_sub(mont_mul(r, field_sub(q1, x3)), mont_mul(s1, ppp));
+    return Point(x3, y3, mont_mul(mont_mul(p.zz, q.zz), pp), mont_mul(mont_mul(p.zzz, q.zzz), ppp));
 }
 
 // Coordinates out of Montgomery form, for the host: (X, Y, ZZ, ZZZ) canonical.

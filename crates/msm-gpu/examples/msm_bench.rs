@@ -111,19 +111,11 @@ fn edit(name: &str, src: String) -> String {
         // return: correct results, the occupancy of a larger workgroup.
         "wg128" => ("const WORKGROUP_SIZE: u32 = 64u;", "const WORKGROUP_SIZE: u32 = 128u;"),
         "wg256" => ("const WORKGROUP_SIZE: u32 = 64u;", "const WORKGROUP_SIZE: u32 = 256u;"),
-        // The additions with every product inlined, as before one product call site (A/B).
-        "straight-line-adds" => {
-            let (start, end) = ("// ANCHOR: madd", "// Coordinates out of Montgomery form");
-            let (a, b) = (src.find(start).expect("madd anchor"), src.find(end).expect("end of the additions"));
-            return format!("{}{}\n{}", &src[..a], include_str!("straight_line_adds.wgsl"), &src[b..]);
-        }
-        // Only the general addition (combine, reduce, fold) straight-line; the mixed one stepped.
-        "straight-line-add" => {
-            let marker = "// add-2008-s:";
-            let old = include_str!("straight_line_adds.wgsl");
-            let (a, b) = (src.find(marker).expect("add anchor"), src.find("// Coordinates out of Montgomery form").expect("end of the additions"));
-            return format!("{}{}\n{}", &src[..a], &old[old.find(marker).expect("old add")..], &src[b..]);
-        }
+        // The SMVP's mixed addition in the other form than the plan's rule (MixedAdd::for_limbs).
+        // At commit 6495d3e the edits 'straight-line-adds' and 'straight-line-add' did this
+        // with a copy of the old functions (gpu-msm-experiment-product-site-nvidia-h200.json).
+        "madd-inlined" => ("return point_add_affine_stepped(p, a);", "return point_add_affine_inlined(p, a);"),
+        "madd-stepped" => ("return point_add_affine_inlined(p, a);", "return point_add_affine_stepped(p, a);"),
         other => panic!("unknown edit {other}"),
     };
     assert!(src.contains(from), "edit {name}: text not found");

@@ -4,7 +4,7 @@
 use ark_ec::{AffineRepr, CurveGroup, VariableBaseMSM};
 use ark_ff::{PrimeField, UniformRand};
 use ark_std::rand::{SeedableRng, rngs::StdRng};
-use fastmsm_gpu::msm::{GpuCurve, GpuMsm, MsmOptions, Plan};
+use fastmsm_gpu::msm::{GpuCurve, GpuMsm, MixedAdd, MsmOptions, Plan, shader_source};
 use fastmsm_gpu::field::{INT64_LIMB_WIDTHS, RADIX64_LIMB_BITS};
 use fastmsm_gpu::testing::{block_on, gpu, gpu_int64};
 use fastmsm_mont::Canonical;
@@ -153,6 +153,27 @@ msm_tests!(bn254_int64_cios32, GpuCurve::Bn254, ark_bn254::G1Affine, 32);
 msm_tests!(bls12_377_int64_cios32, GpuCurve::Bls12_377, ark_bls12_377::G1Affine, 32);
 msm_tests!(bls12_381_int64_cios32, GpuCurve::Bls12_381, ark_bls12_381::G1Affine, 32);
 msm_tests!(ed_on_bls12_377_int64_cios32, GpuCurve::EdBls12_377, ark_ed_on_bls12_377::EdwardsAffine, 32);
+
+/// Both layouts of the mixed addition run in the suites above: the stepped one in the 29- and
+/// 30-bit BLS12 builds, the inlined one everywhere else. If the rule moved every build to one
+/// form, the other would go untested; this pins which builds use which.
+#[test]
+fn mixed_addition_forms() {
+    let form = |curve: GpuCurve, bits: u32| {
+        let k = fastmsm_mont::limb_constants(curve.base_field().params(), bits).unwrap();
+        let wanted = MixedAdd::for_limbs(&k);
+        let call = format!("return point_add_affine_{}(p, a);", if wanted == MixedAdd::Stepped { "stepped" } else { "inlined" });
+        assert!(shader_source(curve, &k).unwrap().contains(&call), "{curve:?} {bits}: shader does not call the {wanted:?} form");
+        wanted
+    };
+    for curve in [GpuCurve::Bls12_377, GpuCurve::Bls12_381] {
+        assert_eq!(form(curve, RADIX64_LIMB_BITS), MixedAdd::Stepped);
+        assert_eq!(form(curve, 30), MixedAdd::Stepped);
+        assert_eq!(form(curve, width(curve)), MixedAdd::Inlined);
+    }
+    assert_eq!(form(GpuCurve::Bn254, RADIX64_LIMB_BITS), MixedAdd::Inlined);
+    assert_eq!(form(GpuCurve::Bls12_377, 32), MixedAdd::Inlined);
+}
 
 /// Batching (several passes of points into the same buckets) and window sizes other than the
 /// default, forced through a tiny binding limit, on the BLS12-377 build.

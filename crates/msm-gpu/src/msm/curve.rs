@@ -87,11 +87,40 @@ pub fn shader_source(curve: GpuCurve, constants: &LimbConstants) -> Result<Strin
         values.push(("TE_K_MONT", edwards_k_limbs(constants)));
         CURVE_TE
     } else {
+        values.push(("MIXED_ADD", MixedAdd::for_limbs(constants).wgsl_suffix().into()));
         CURVE_SW
     };
     let source = wgsl::render(&format!("{FIELD_FUNCTIONS}\n{curve_src}\n{MSM_STAGES}"), &values)?;
     Ok(wgsl::unroll_fixed_loops(&source, constants.limbs))
 }
+
+// ANCHOR: mixed_add_rule
+/// How the SMVP's mixed addition is laid out in the shader (curve_sw.wgsl): the same products,
+/// either all inlined or one per iteration of a loop through a single Montgomery product.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MixedAdd {
+    Inlined,
+    Stepped,
+}
+
+impl MixedAdd {
+    /// Stepped for 64-bit-column limbs on fields of 13 or more limbs (BLS12-377 and BLS12-381 at
+    /// 29 and 30 bits), where the inlined addition's code outgrows the instruction cache: on the
+    /// H200 it made the MSM 9% faster for BLS12-377 at 2^20 and 4% at 2^22, while BN254's 9 limbs
+    /// were 5% slower (operand copies, no cache to win; gpu-msm-experiment-product-site-
+    /// nvidia-h200.json). The portable widths keep the inlined form, which is what was measured.
+    pub fn for_limbs(k: &LimbConstants) -> Self {
+        if k.limb_bits >= 26 && k.limbs >= 13 { MixedAdd::Stepped } else { MixedAdd::Inlined }
+    }
+
+    fn wgsl_suffix(self) -> &'static str {
+        match self {
+            MixedAdd::Inlined => "inlined",
+            MixedAdd::Stepped => "stepped",
+        }
+    }
+}
+// ANCHOR_END: mixed_add_rule
 
 /// WGSL functions that read and write a `Point` (four coordinates of NUM_LIMBS limbs) at an index of
 /// the bucket, partial-sum and head-slot buffers.
