@@ -99,6 +99,15 @@ pub trait PrimeField:
     fn mul_many_lazy<const K: usize>(a: [Self; K], b: [Self; K]) -> [Self; K] {
         Self::mul_many(a, b)
     }
+    /// `self − rhs`, possibly not fully reduced (below 2p, congruent) where the representation
+    /// has room for it ([`crate::radix51`]), under the rules of [`PrimeField::mul_many_lazy`]'s
+    /// results: only ever an operand of products. It may be p when `self = rhs`, so it must not be
+    /// one where that can happen and a zero would be tested (a batch inversion's input). By
+    /// default the difference is fully reduced.
+    #[inline(always)]
+    fn sub_lazy(self, rhs: Self) -> Self {
+        self - rhs
+    }
 }
 
 impl<P: FpConfig<N>, const N: usize> Fp<P, N> {

@@ -31,7 +31,7 @@ use fastmsm_mont::emmart::{
     emmart_mul_paired,
 };
 use fastmsm_mont::fields;
-use fastmsm_mont::primitives::{add_mod_radix, sub_mod_radix};
+use fastmsm_mont::primitives::{add_mod_radix, sub_lazy_radix, sub_mod_radix};
 use fastmsm_mont::words::{self, Canonical};
 
 use crate::curves::{Bls12_377, Bls12_381, Bn254, EdBls12_377};
@@ -237,6 +237,22 @@ impl<P: Fp51Config<N>, const N: usize> PrimeField for Fp51<P, N> {
             &P::EMMART,
         );
         out.map(Self::from_limbs)
+    }
+
+    /// a − b + p, one borrow chain (`fastmsm_mont::primitives::sub_lazy_radix`), where lazy
+    /// products accept operands below 2p (the same fields as [`PrimeField::mul_many_lazy`]).
+    #[inline(always)]
+    fn sub_lazy(self, rhs: Self) -> Self {
+        if P::EMMART.lazy {
+            Self::from_limbs(sub_lazy_radix(
+                &self.limbs,
+                &rhs.limbs,
+                &P::EMMART.mont.p,
+                LIMB_BITS,
+            ))
+        } else {
+            self - rhs
+        }
     }
 }
 

@@ -45,6 +45,9 @@ fn check<F: PrimeField, A: ArkPrimeField>(seed: u64) {
             let y: F = fe(b);
             assert_eq!(x + y, fe(a + b), "add");
             assert_eq!(x - y, fe(a - b), "sub");
+            // a lazy difference is only an operand of products, which reduce it
+            assert_eq!(x.sub_lazy(y) * F::ONE, fe(a - b), "sub_lazy");
+            assert_eq!(x.sub_lazy(y) * y, fe((a - b) * b), "sub_lazy times");
             assert_eq!(x * y, fe(a * b), "mul");
         }
     }

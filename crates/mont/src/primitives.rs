@@ -146,3 +146,21 @@ pub fn sub_mod_radix<const N: usize>(a: &[u64; N], b: &[u64; N], p: &[u64; N], w
     out
 }
 // ANCHOR_END: add_sub_radix
+
+/// a − b + p for `w`-bit limbs of values below p, with 2p ≤ 2^(w·N): one borrow chain and no
+/// selection, half of [`sub_mod_radix`]'s work. The result is congruent to a − b but only below
+/// 2p (it is p, not 0, when a = b): an operand for lazy Emmart products
+/// (`emmart::emmart_mul_interleaved_lazy`, whose bound admits operands below 2p), nothing else.
+#[inline(always)]
+pub fn sub_lazy_radix<const N: usize>(a: &[u64; N], b: &[u64; N], p: &[u64; N], w: u32) -> [u64; N] {
+    let m = crate::params::mask(w);
+    let mut out = [0u64; N];
+    let mut c = 0i64;
+    for j in 0..N {
+        let x = a[j] as i64 - b[j] as i64 + p[j] as i64 + c;
+        out[j] = x as u64 & m;
+        c = x >> w;
+    }
+    debug_assert_eq!(c, 0, "a − b + p is positive and below 2^(w·N)");
+    out
+}

@@ -13,7 +13,7 @@ use fastmsm_mont::gpu_twin::{self, MontParams32};
 use fastmsm_mont::no_carry::{NoCarryParams, cios_no_carry};
 use fastmsm_mont::params::{FieldParams, MontParams};
 use fastmsm_mont::two_lane::Portable;
-use fastmsm_mont::{cios, fios, reduced_radix, sos, words};
+use fastmsm_mont::{cios, fios, primitives, reduced_radix, sos, words};
 use num_bigint::BigUint;
 use rand::Rng;
 
@@ -481,4 +481,37 @@ fn emmart_lazy_products_stay_below_2p() {
     );
     run(&fields::bn254_fq::EMMART, &fields::bn254_fq::FIELD, false);
     run(&fields::bn254_fr::EMMART, &fields::bn254_fr::FIELD, false);
+}
+
+/// The lazy difference (`primitives::sub_lazy_radix`) on 51-bit limbs: for operands below p
+/// (edge values included, a = b among them) it is congruent to a − b and below 2p — the operand
+/// bound of lazy Emmart products — and a full product of it is the product of the reduced
+/// difference.
+#[test]
+fn lazy_difference_stays_below_2p() {
+    fn run<const N: usize>(k: &EmmartParams<N>, f: &FieldParams) {
+        let p = big(&f.modulus);
+        let xs = stress_inputs(&p, 11);
+        for a in &xs {
+            for b in xs.iter().step_by(2) {
+                let (aw, bw) = (limbs_n::<N>(a, 51), limbs_n::<N>(b, 51));
+                let lazy = primitives::sub_lazy_radix(&aw, &bw, &k.mont.p, 51);
+                let got = big_limbs(&lazy, 51);
+                let want = (a + &p - b) % &p;
+                assert!(got < &p + &p, "{}: below 2p", f.name);
+                assert_eq!(&got % &p, want, "{}: congruent to a − b", f.name);
+                let reduced = primitives::sub_mod_radix(&aw, &bw, &k.mont.p, 51);
+                assert_eq!(big_limbs(&reduced, 51), want, "{}: sub_mod_radix", f.name);
+                let [x, y] = emmart::emmart_mul_interleaved::<PortableLanes, N, 2>(
+                    [&lazy, &reduced],
+                    [&aw, &aw],
+                    k,
+                );
+                assert_eq!(x, y, "{}: same product as the reduced difference", f.name);
+            }
+        }
+    }
+    run(&fields::bls12_377_fq::EMMART, &fields::bls12_377_fq::FIELD);
+    run(&fields::bls12_381_fq::EMMART, &fields::bls12_381_fq::FIELD);
+    run(&fields::bls12_377_fr::EMMART, &fields::bls12_377_fr::FIELD);
 }

@@ -90,7 +90,8 @@ fn sw_add_start<C: SwCurve>(
         }
         return AffineAdd::Done(sw::Affine::IDENTITY);
     }
-    AffineAdd::Invert(q.x - p.x)
+    // x₁ ≠ x₂: the lazy difference is never ≡ 0, and it is only multiplied (batch inversion)
+    AffineAdd::Invert(q.x.sub_lazy(p.x))
 }
 
 /// The numerator of λ, whose denominator [`sw_add_start`] returned: 3x₁² (tangent) or y₂ − y₁.
@@ -100,7 +101,8 @@ fn sw_lambda_numerator<C: SwCurve>(p: &sw::Affine<C>, q: &sw::Affine<C>) -> C::B
         let xx = p.x.square();
         xx.double() + xx
     } else {
-        q.y - p.y
+        // only multiplied (by the inverse): lazy
+        q.y.sub_lazy(p.y)
     }
 }
 
@@ -108,7 +110,7 @@ fn sw_lambda_numerator<C: SwCurve>(p: &sw::Affine<C>, q: &sw::Affine<C>) -> C::B
 fn sw_add_finish<C: SwCurve>(p: &sw::Affine<C>, q: &sw::Affine<C>, inv: C::Base) -> sw::Affine<C> {
     let lambda = sw_lambda_numerator(p, q) * inv;
     let x3 = lambda.square() - p.x - q.x;
-    let y3 = lambda * (p.x - x3) - p.y;
+    let y3 = lambda * p.x.sub_lazy(x3) - p.y;
     sw::Affine::new_unchecked(x3, y3)
 }
 // ANCHOR_END: sw_affine_add
@@ -134,7 +136,7 @@ fn sw_add_finish2<C: SwCurve>(
     );
     let l2 = C::Base::square_many(lambda);
     let x3 = [l2[0] - p[0].x - q[0].x, l2[1] - p[1].x - q[1].x];
-    let t = C::Base::mul_many(lambda, [p[0].x - x3[0], p[1].x - x3[1]]);
+    let t = C::Base::mul_many(lambda, [p[0].x.sub_lazy(x3[0]), p[1].x.sub_lazy(x3[1])]);
     [
         sw::Affine::new_unchecked(x3[0], t[0] - p[0].y),
         sw::Affine::new_unchecked(x3[1], t[1] - p[1].y),
