@@ -122,49 +122,48 @@ fn buf<A, F>(s: &Scratch<A, F>, place: Place) -> &[A] {
     }
 }
 
-/// Runs the pending additions of a round: one batch inversion, then every second half, written
-/// to `to`.
-fn flush<G: MsmGroup>(
-    s: &mut Scratch<G::Affine, G::Base>,
-    from: Place,
-    to: Place,
-    stats: &mut AllAffineStats,
-) {
+/// Runs the pending additions of a round: one batch inversion, then every second half, read from
+/// the buffer at `from` and written to the other one.
+fn flush<G: MsmGroup>(s: &mut Scratch<G::Affine, G::Base>, from: Place, stats: &mut AllAffineStats) {
     if s.pending.is_empty() {
         return;
     }
+    let Scratch {
+        a,
+        b,
+        pending,
+        denominators,
+        ..
+    } = s;
+    let (src, dst): (&[G::Affine], &mut [G::Affine]) = match from {
+        Place::A => (a, b),
+        Place::B => (b, a),
+    };
     // the inverses are only multiplied (affine_add_finish*): lazy
-    batch_inverse_lazy(&mut s.denominators);
+    batch_inverse_lazy(denominators);
     stats.inversions += 1;
-    stats.batched_additions += s.pending.len();
-    // two additions at a time, their products interleaved (MsmGroup::affine_add_finish2)
-    let len = s.pending.len();
-    let mut k = 0;
-    while k < len {
-        let src = buf(s, from);
-        let (d0, i0) = (s.pending[k].0 as usize, s.pending[k].1 as usize);
-        let (sums, count) = if k + 1 < len {
-            let (d1, i1) = (s.pending[k + 1].0 as usize, s.pending[k + 1].1 as usize);
-            let sums = G::affine_add_finish2(
-                [&src[i0], &src[i1]],
-                [&src[i0 + 1], &src[i1 + 1]],
-                [s.denominators[k], s.denominators[k + 1]],
-            );
-            ([(d0, sums[0]), (d1, sums[1])], 2)
-        } else {
-            let sum = G::affine_add_finish(&src[i0], &src[i0 + 1], s.denominators[k]);
-            ([(d0, sum), (d0, sum)], 1)
-        };
-        for &(dest, sum) in &sums[..count] {
-            match to {
-                Place::A => s.a[dest] = sum,
-                _ => s.b[dest] = sum,
-            }
-        }
-        k += count;
+    stats.batched_additions += pending.len();
+    // two additions at a time, their products interleaved (MsmGroup::affine_add_finish2), each
+    // sum written straight to its place
+    let mut pairs = pending.chunks_exact(2).zip(denominators.chunks_exact(2));
+    for (pair, inv) in &mut pairs {
+        let ((d0, i0), (d1, i1)) = (pair[0], pair[1]);
+        let (i0, i1) = (i0 as usize, i1 as usize);
+        let sums = G::affine_add_finish2(
+            [&src[i0], &src[i1]],
+            [&src[i0 + 1], &src[i1 + 1]],
+            [inv[0], inv[1]],
+        );
+        dst[d0 as usize] = sums[0];
+        dst[d1 as usize] = sums[1];
     }
-    s.pending.clear();
-    s.denominators.clear();
+    if pending.len() % 2 == 1 {
+        let ((d, i), inv) = (pending[pending.len() - 1], denominators[denominators.len() - 1]);
+        let i = i as usize;
+        dst[d as usize] = G::affine_add_finish(&src[i], &src[i + 1], inv);
+    }
+    pending.clear();
+    denominators.clear();
 }
 
 // ANCHOR: sorted_accumulation
@@ -195,10 +194,12 @@ fn accumulate_sorted<G: MsmGroup>(
     }
     let identity = G::affine_identity();
     // Both buffers keep their length between windows: every place a round reads was written
-    // before, in this window, so stale points from an earlier window are never read.
+    // before, in this window, so stale points from an earlier window are never read. They take
+    // the most any window can need (every point) at once: growing them window by window would
+    // copy them each time.
     for buf in [&mut s.a, &mut s.b] {
-        if buf.len() < total as usize {
-            buf.resize(total as usize, identity);
+        if buf.len() < points.len() {
+            buf.resize(points.len(), identity);
         }
     }
     {
@@ -241,7 +242,7 @@ fn accumulate_sorted<G: MsmGroup>(
                         s.pending.push((dest as u32, i as u32));
                         s.denominators.push(den);
                         if s.pending.len() >= batch {
-                            flush::<G>(s, from, to, stats);
+                            flush::<G>(s, from, stats);
                         }
                     }
                 }
@@ -259,7 +260,7 @@ fn accumulate_sorted<G: MsmGroup>(
         if !active {
             break;
         }
-        flush::<G>(s, from, to, stats);
+        flush::<G>(s, from, stats);
         stats.accumulation_rounds += 1;
         (from, to) = (to, if to == Place::A { Place::B } else { Place::A });
     }
