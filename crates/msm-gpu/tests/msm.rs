@@ -154,9 +154,10 @@ msm_tests!(bls12_377_int64_cios32, GpuCurve::Bls12_377, ark_bls12_377::G1Affine,
 msm_tests!(bls12_381_int64_cios32, GpuCurve::Bls12_381, ark_bls12_381::G1Affine, 32);
 msm_tests!(ed_on_bls12_377_int64_cios32, GpuCurve::EdBls12_377, ark_ed_on_bls12_377::EdwardsAffine, 32);
 
-/// Both layouts of the mixed addition run in the suites above: the stepped one in the 29- and
-/// 30-bit BLS12 builds, the inlined one everywhere else. If the rule moved every build to one
-/// form, the other would go untested; this pins which builds use which.
+/// Both layouts of the mixed addition run in the suites above: the stepped one in the portable
+/// builds and the 29- and 30-bit BLS12 builds, the inlined one in BN254 at 29 bits and every
+/// 32-bit build. If the rule moved every build to one form, the other would go untested; this
+/// pins which builds use which.
 #[test]
 fn mixed_addition_forms() {
     let form = |curve: GpuCurve, bits: u32| {
@@ -169,10 +170,13 @@ fn mixed_addition_forms() {
     for curve in [GpuCurve::Bls12_377, GpuCurve::Bls12_381] {
         assert_eq!(form(curve, RADIX64_LIMB_BITS), MixedAdd::Stepped);
         assert_eq!(form(curve, 30), MixedAdd::Stepped);
-        assert_eq!(form(curve, width(curve)), MixedAdd::Inlined);
+        assert_eq!(form(curve, 32), MixedAdd::Inlined);
+    }
+    for curve in [GpuCurve::Bn254, GpuCurve::Bls12_377, GpuCurve::Bls12_381] {
+        assert_eq!(form(curve, width(curve)), MixedAdd::Stepped);
     }
     assert_eq!(form(GpuCurve::Bn254, RADIX64_LIMB_BITS), MixedAdd::Inlined);
-    assert_eq!(form(GpuCurve::Bls12_377, 32), MixedAdd::Inlined);
+    assert_eq!(form(GpuCurve::Bn254, 32), MixedAdd::Inlined);
 }
 
 /// Batching (several passes of points into the same buckets) and window sizes other than the

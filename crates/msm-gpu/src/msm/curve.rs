@@ -104,13 +104,14 @@ pub enum MixedAdd {
 }
 
 impl MixedAdd {
-    /// Stepped for 64-bit-column limbs on fields of 13 or more limbs (BLS12-377 and BLS12-381 at
-    /// 29 and 30 bits), where the inlined addition's code outgrows the instruction cache: on the
-    /// H200 it made the MSM 9% faster for BLS12-377 at 2^20 and 4% at 2^22, while BN254's 9 limbs
-    /// were 5% slower (operand copies, no cache to win; gpu-msm-experiment-product-site-
-    /// nvidia-h200.json). The portable widths keep the inlined form, which is what was measured.
+    /// Stepped from 13 limbs up: BLS12-377 and BLS12-381 at 29 and 30 bits, and every field at the
+    /// portable widths (17 to 32 limbs), where ten inlined products outgrow the instruction cache.
+    /// On the H200, same runs: BLS12-377 at 2^20 9% faster at 29 bits (33.6 → 30.4 ms) and 25% at
+    /// 13 bits (120.8 → 90.6 ms); BN254 29% faster at 13 bits (46.8 → 33.2 ms) but 5% slower at
+    /// 29 bits, whose 9 limbs leave no cache to win and only the operand copies to pay
+    /// (gpu-msm-experiment-product-site- and -stepped-portable-nvidia-h200.json).
     pub fn for_limbs(k: &LimbConstants) -> Self {
-        if k.limb_bits >= 26 && k.limbs >= 13 { MixedAdd::Stepped } else { MixedAdd::Inlined }
+        if k.limbs >= 13 { MixedAdd::Stepped } else { MixedAdd::Inlined }
     }
 
     fn wgsl_suffix(self) -> &'static str {
