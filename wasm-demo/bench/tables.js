@@ -11,7 +11,8 @@ const outDir = resolve(root, 'book/generated/tables');
 const sci = (x) => Number(x).toExponential(2);
 const header = (doc) => `*${doc.device.name} (${doc.device.backend}${doc.device.driver ? `, ${doc.device.driver}` : ''}`
   + `${doc.device.browser ? `, ${doc.device.browser}` : ''}), commit ${doc.commit}, ${doc.date}; `
-  + `${doc.results.every((r) => r.verified) ? 'every row verified' : 'NOT every row verified'}.*`;
+  + `${doc.suite === 'pipeline-stats' ? 'driver statistics, no result to verify'
+    : doc.results.every((r) => r.verified) ? 'every row verified' : 'NOT every row verified'}.*`;
 
 function table(columns, rows) {
   return [`| ${columns.join(' | ')} |`, `|${columns.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
@@ -87,7 +88,20 @@ function msmWasm(doc) {
   table(['Run', ...groups.map((g) => { const [c, n] = g.split('|'); return `${c}, 2^${Math.log2(Number(n))}`; })], rows)].join('\n');
 }
 
-const formatters = { 'wgsl-mont': wgslMont, 'msm-wasm': msmWasm, 'msm-native': msmWasm };
+/** pipeline-stats: what the Vulkan driver made of each MSM stage (examples/pipeline_stats.rs). */
+function pipelineStats(doc) {
+  // NVIDIA reports local memory with a constant 2^36 added; the rest is the bytes per invocation.
+  const local = (v) => (v === undefined ? '—' : String(v % 2 ** 32));
+  const kb = (v) => (v === undefined ? '—' : (v / 1024).toFixed(0));
+  const rows = doc.results.map((r) => {
+    const e = r.executables?.[0] ?? {};
+    if (r.error) return [r.curve, `${r.limb_bits} (${r.limbs})`, `\`${r.entry}\``, 'failed to build', '', '', ''];
+    return [r.curve, `${r.limb_bits} (${r.limbs})`, `\`${r.entry}\``, e['Register Count'] ?? '—', kb(e['Binary Size']), local(e['Local Memory Size']), e['Shared Memory Size'] ?? '—'];
+  });
+  return table(['Curve', 'Limb bits (limbs)', 'Kernel', 'Registers', 'Code (KB)', 'Local memory (B)', 'Shared memory (B)'], rows);
+}
+
+const formatters = { 'pipeline-stats': pipelineStats, 'wgsl-mont': wgslMont, 'msm-wasm': msmWasm, 'msm-native': msmWasm };
 // Suites whose newest result file is also written under a fixed name, for the chapters to include.
 const latestAlias = { 'msm-wasm': 'msm-wasm.md', 'msm-native': 'msm-native.md' };
 

@@ -199,7 +199,8 @@ fn main() {
     if let Some(path) = out {
         let mut doc = json!({
             "about": "Driver statistics of each compute pipeline (VK_KHR_pipeline_executable_properties), WGSL compiled by naga as wgpu's Vulkan backend does; crates/msm-gpu/examples/pipeline_stats.rs",
-            "adapter": probe.adapter,
+            "suite": "pipeline-stats",
+            "device": { "name": probe.adapter, "backend": "Vulkan" },
             "results": rows,
         });
         doc.as_object_mut().expect("object").extend(stamp);
