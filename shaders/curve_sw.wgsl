@@ -67,16 +67,21 @@ fn affine_double(a: Affine) -> Point {
     return Point(x3, y3, v, w);
 }
 
-// madd-2008-s (mixed addition, XYZZ + affine) in two forms with the same arithmetic: every product
-// inlined, or the products one per loop iteration through one mont_mul call. The host picks one
-// per field and limb width (msm/curve.rs, MixedAdd): the SMVP's loop is this one function.
-fn point_add_affine(p: Point, a: Affine) -> Point {
-    return point_add_affine_{{MIXED_ADD}}(p, a);
+// The SMVP's step, the bucket plus the input point of an entry (index | sign), in one of two forms
+// with the same arithmetic (madd-2008-s): every product inlined, or the products one per loop
+// iteration through one mont_mul call. The host picks one per field and limb width (msm/curve.rs,
+// MixedAdd). entry_affine, entry_x and entry_y (msm.wgsl) read the input point.
+fn add_entry(p: Point, entry: u32) -> Point {
+    return add_entry_{{MIXED_ADD}}(p, entry);
+}
+
+fn add_entry_inlined(p: Point, entry: u32) -> Point {
+    return point_add_affine(p, entry_affine(entry));
 }
 
 // ANCHOR: madd
 // madd-2008-s: XYZZ + affine, with the exceptional cases (identity on either side, P + P, P − P).
-fn point_add_affine_inlined(p: Point, a: Affine) -> Point {
+fn point_add_affine(p: Point, a: Affine) -> Point {
     if (affine_is_identity(a)) {
         return p;
     }
@@ -102,8 +107,8 @@ fn point_add_affine_inlined(p: Point, a: Affine) -> Point {
 }
 // ANCHOR_END: madd
 
-// Steps of point_add_affine_stepped. A named constant, not a literal: the host unrolls loops with
-// a literal bound (wgsl::unroll_fixed_loops), and this loop exists so as not to be unrolled.
+// Steps of add_entry_stepped. A named constant, not a literal: the host unrolls loops with a
+// literal bound (wgsl::unroll_fixed_loops), and this loop exists so as not to be unrolled.
 const MADD_STEPS: u32 = 10u;
 
 // ANCHOR: madd_stepped
@@ -111,13 +116,15 @@ const MADD_STEPS: u32 = 10u;
 // compilers inline every call, so the inlined form carries ten copies of the product in the
 // SMVP's loop (197 KB of machine code for BLS12-377 at 29 bits on the H200, against 13 KB for a
 // chained product); this form keeps one. Each step picks its operands from a fixed set of
-// registers (the bucket's X, Y, ZZ, ZZZ, updated in place, the affine point and three
-// temporaries) and writes one of them; the comments give the EFD names.
-fn point_add_affine_stepped(p: Point, a: Affine) -> Point {
-    if (affine_is_identity(a)) {
-        return p;
-    }
+// registers (the bucket's X, Y, ZZ, ZZZ, updated in place, and three temporaries) and writes one
+// of them; the comments give the EFD names. The input point is read where a step needs it (x at
+// step 0, y at step 1), so it holds no registers through the other eight.
+fn add_entry_stepped(p: Point, entry: u32) -> Point {
     if (point_is_identity(p)) {
+        let a = entry_affine(entry);
+        if (affine_is_identity(a)) {
+            return p;
+        }
         return Point(a.x, a.y, ONE_MONT, ONE_MONT);
     }
     var x1 = p.x;
@@ -127,12 +134,13 @@ fn point_add_affine_stepped(p: Point, a: Affine) -> Point {
     var t0: Big;
     var t1: Big;
     var t2: Big;
+    var x2_is_zero = false;
     for (var step = 0u; step < MADD_STEPS; step++) {
         var lhs: Big;
         var rhs: Big;
         switch step {
-            case 0u: { lhs = a.x; rhs = zz1; }
-            case 1u: { lhs = a.y; rhs = zzz1; }
+            case 0u: { lhs = entry_x(entry); rhs = zz1; x2_is_zero = is_zero(lhs); }
+            case 1u: { lhs = entry_y(entry); rhs = zzz1; }
             case 2u: { lhs = t0; rhs = t0; }
             case 3u: { lhs = t0; rhs = t2; }
             case 4u: { lhs = zz1; rhs = t2; }
@@ -155,11 +163,16 @@ fn point_add_affine_stepped(p: Point, a: Affine) -> Point {
             case 8u: { y1 = m; }                                         // Y1·PPP
             default: { y1 = field_sub(m, y1); }                          // Y3 = R(Q − X3) − Y1·PPP
         }
-        if (step == 1u && is_zero(t0)) {
-            if (is_zero(t1)) {
-                return affine_double(a);
+        if (step == 1u) {
+            if (x2_is_zero && is_zero(lhs)) {
+                return p; // the input point is the identity, (0, 0)
             }
-            return point_identity();
+            if (is_zero(t0)) {
+                if (is_zero(t1)) {
+                    return affine_double(entry_affine(entry));
+                }
+                return point_identity();
+            }
         }
     }
     return Point(x1, y1, zz1, zzz1);

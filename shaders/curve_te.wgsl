@@ -31,6 +31,11 @@ fn affine_neg(a: Affine) -> Affine {
     return Affine(field_neg(a.x), a.y);
 }
 
+// The SMVP's step: the bucket plus the input point of an entry (msm.wgsl reads it).
+fn add_entry(p: Point, entry: u32) -> Point {
+    return point_add_affine(p, entry_affine(entry));
+}
+
 // add-2008-hwcd-3 (a = −1, k = 2d): 8M + 1 product by k.
 fn point_add(p: Point, q: Point) -> Point {
     let a = mont_mul(field_sub(p.y, p.x), field_sub(q.y, q.x));

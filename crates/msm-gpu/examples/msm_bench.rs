@@ -87,39 +87,50 @@ where
     Input { points: pack_points(curve, &affine), scalars: pack_scalars(&ks), expected: expected.xy().map(|(x, y)| (canonical(x), canonical(y))) }
 }
 
-/// Source edits for timing experiments (`--edits a,b`): each replaces one exact text of the
-/// assembled WGSL and fails loudly if the text is gone.
+/// Source edits for timing experiments (`--edits a,b`): each replaces exact texts of the assembled
+/// WGSL and fails loudly if a text is gone. Edits of earlier shaders are in the history of this file
+/// (the `smvp-same-point` diagnostic, for one, read the point by bucket number until 58a1788).
 fn edit(name: &str, src: String) -> String {
-    let (from, to) = match name {
+    let smvp_add = "acc = add_entry(acc, entries[j * params.n + e]);";
+    let pairs: &[(&str, &str)] = match name {
         "none" => return src,
-        // SMVP through the general XYZZ addition instead of the mixed one.
-        "smvp-general-add" => ("acc = point_add_affine(acc, a);", "acc = point_add(acc, Point(a.x, a.y, ONE_MONT, ONE_MONT));"),
+        // SMVP through the general XYZZ addition instead of the mixed one (inlined form).
+        "smvp-general-add" => &[("return point_add_affine(p, entry_affine(entry));", "let a = entry_affine(entry); return point_add(p, Point(a.x, a.y, ONE_MONT, ONE_MONT));")],
         // SMVP without the sign (wrong result; timing only).
-        "smvp-no-sign" => ("if ((entry & NEGATIVE) != 0u) {", "if (false) {"),
-        // SMVP reading point b (the bucket's number) for every entry of bucket b: the same few
-        // addresses, always cached (wrong result; timing only). Does the SMVP wait on memory?
-        "smvp-same-point" => ("var a = read_affine(entry & ~NEGATIVE);", "var a = read_affine(b);"),
+        "smvp-no-sign" => &[("if ((entry & NEGATIVE) != 0u) {", "if (false) {")],
         // Every entry added twice (wrong result; timing only): the marginal cost of one mixed
         // addition in place, against everything else the SMVP loop does per entry.
-        "smvp-add-twice" => ("acc = point_add_affine(acc, a);", "acc = point_add_affine(point_add_affine(acc, a), a);"),
-        // Mixed addition without its rare doubling branch (P + P), timing only: does the inlined
-        // branch cost registers or code size in the hot loop? Results are wrong: the points here
-        // are consecutive multiples of G, so a signed bucket sum P_a − P_b + P_c can meet P_(a−b+c).
-        "smvp-no-double" => ("return affine_double(a);", "return point_identity();"),
+        "smvp-add-twice" => &[(smvp_add, "acc = add_entry(add_entry(acc, entries[j * params.n + e]), entries[j * params.n + e]);")],
+        // Mixed addition (inlined form) without its rare doubling branch (P + P), timing only:
+        // does the branch cost registers or code size in the hot loop? Results are wrong: the
+        // points here are consecutive multiples of G, so a signed bucket sum P_a − P_b + P_c can
+        // meet P_(a−b+c).
+        "smvp-no-double" => &[("return affine_double(a);", "return point_identity();")],
         // Every stage in workgroups of 128 or 256 invocations instead of 64. The host still
         // dispatches ⌈threads/64⌉ workgroups, so the extra invocations find nothing to do and
         // return: correct results, the occupancy of a larger workgroup.
-        "wg128" => ("const WORKGROUP_SIZE: u32 = 64u;", "const WORKGROUP_SIZE: u32 = 128u;"),
-        "wg256" => ("const WORKGROUP_SIZE: u32 = 64u;", "const WORKGROUP_SIZE: u32 = 256u;"),
-        // The SMVP's mixed addition in the other form than the plan's rule (MixedAdd::for_limbs).
-        // At commit 6495d3e the edits 'straight-line-adds' and 'straight-line-add' did this
-        // with a copy of the old functions (gpu-msm-experiment-product-site-nvidia-h200.json).
-        "madd-inlined" => ("return point_add_affine_stepped(p, a);", "return point_add_affine_inlined(p, a);"),
-        "madd-stepped" => ("return point_add_affine_inlined(p, a);", "return point_add_affine_stepped(p, a);"),
+        "wg128" => &[("const WORKGROUP_SIZE: u32 = 64u;", "const WORKGROUP_SIZE: u32 = 128u;")],
+        "wg256" => &[("const WORKGROUP_SIZE: u32 = 64u;", "const WORKGROUP_SIZE: u32 = 256u;")],
+        // The SMVP's mixed addition in the other form than the rule's (MixedAdd::for_limbs). At
+        // commit 6495d3e the edits 'straight-line-adds' and 'straight-line-add' did this with a
+        // copy of the old functions (gpu-msm-experiment-product-site-nvidia-h200.json).
+        "madd-inlined" => &[("return add_entry_stepped(p, entry);", "return add_entry_inlined(p, entry);")],
+        "madd-stepped" => &[("return add_entry_inlined(p, entry);", "return add_entry_stepped(p, entry);")],
+        // The stepped addition with the input point read once, before its loop, and held in
+        // registers through all ten steps (as at f5108c0).
+        "madd-by-value" => &[
+            ("    var x2_is_zero = false;", "    var x2_is_zero = false;\n    let a = entry_affine(entry);"),
+            ("case 0u: { lhs = entry_x(entry);", "case 0u: { lhs = a.x;"),
+            ("case 1u: { lhs = entry_y(entry);", "case 1u: { lhs = a.y;"),
+        ],
         other => panic!("unknown edit {other}"),
     };
-    assert!(src.contains(from), "edit {name}: text not found");
-    src.replace(from, to)
+    let mut src = src;
+    for (from, to) in pairs {
+        assert!(src.contains(from), "edit {name}: text not found: {from}");
+        src = src.replace(from, to);
+    }
+    src
 }
 
 fn list<T: std::str::FromStr>(v: &str) -> Vec<T> {

@@ -163,7 +163,7 @@ fn mixed_addition_forms() {
     let form = |curve: GpuCurve, bits: u32| {
         let k = fastmsm_mont::limb_constants(curve.base_field().params(), bits).unwrap();
         let wanted = MixedAdd::for_limbs(&k);
-        let call = format!("return point_add_affine_{}(p, a);", if wanted == MixedAdd::Stepped { "stepped" } else { "inlined" });
+        let call = format!("return add_entry_{}(p, entry);", if wanted == MixedAdd::Stepped { "stepped" } else { "inlined" });
         assert!(shader_source(curve, &k).unwrap().contains(&call), "{curve:?} {bits}: shader does not call the {wanted:?} form");
         wanted
     };
