@@ -12,7 +12,9 @@
 //!   ([`crate::batch_inv`]), and after ⌈log₂ (largest bucket)⌉ rounds each bucket holds its sum.
 //!   There are no collisions to defer or spill, the batches hold tens of thousands of additions,
 //!   and an adversarial input (every point in one bucket) costs log₂ n rounds instead of n
-//!   inversions. The additions are the same n − (non-empty buckets) per window.
+//!   inversions. The additions are the same n − (non-empty buckets) per window. The first round
+//!   needs no sorted copy of the points: it pairs them up as they arrive in input order
+//!   (`first_round`), and only its sums are written in bucket order.
 //! - **Reduction in affine.** Σ j·B_j by running sums is sequential, but cuZK's split
 //!   ([`crate::reduce::running_sum_split`]) cuts each window's buckets into S segments that run
 //!   independently. Here the S segments of *every* window advance in lock step: each step is one
@@ -91,6 +93,11 @@ enum Place {
 struct Scratch<A, F> {
     a: Vec<A>,
     b: Vec<A>,
+    /// the first round's operands, two per pending addition, copied as they pair up
+    operands: Vec<A>,
+    /// per bucket, the first round's point waiting for its partner (if `waiting[k]`)
+    partner: Vec<A>,
+    waiting: Vec<bool>,
     start: Vec<u32>,
     len: Vec<u32>,
     place: Vec<Place>,
@@ -104,6 +111,9 @@ impl<A: Copy, F> Scratch<A, F> {
         Scratch {
             a: Vec::new(),
             b: Vec::new(),
+            operands: Vec::new(),
+            partner: Vec::new(),
+            waiting: Vec::new(),
             start: Vec::new(),
             len: Vec::new(),
             place: Vec::new(),
@@ -125,9 +135,6 @@ fn buf<A, F>(s: &Scratch<A, F>, place: Place) -> &[A] {
 /// Runs the pending additions of a round: one batch inversion, then every second half, read from
 /// the buffer at `from` and written to the other one.
 fn flush<G: MsmGroup>(s: &mut Scratch<G::Affine, G::Base>, from: Place, stats: &mut AllAffineStats) {
-    if s.pending.is_empty() {
-        return;
-    }
     let Scratch {
         a,
         b,
@@ -139,6 +146,21 @@ fn flush<G: MsmGroup>(s: &mut Scratch<G::Affine, G::Base>, from: Place, stats: &
         Place::A => (a, b),
         Place::B => (b, a),
     };
+    finish_batch::<G>(src, dst, pending, denominators, stats);
+}
+
+/// The pending additions `(destination, i)`, `src[i] + src[i + 1]` into `dst[destination]`:
+/// one batch inversion of their denominators, then every second half. Empties both lists.
+fn finish_batch<G: MsmGroup>(
+    src: &[G::Affine],
+    dst: &mut [G::Affine],
+    pending: &mut Vec<(u32, u32)>,
+    denominators: &mut Vec<G::Base>,
+    stats: &mut AllAffineStats,
+) {
+    if pending.is_empty() {
+        return;
+    }
     // the inverses are only multiplied (affine_add_finish*): lazy
     batch_inverse_lazy(denominators);
     stats.inversions += 1;
@@ -165,6 +187,76 @@ fn flush<G: MsmGroup>(s: &mut Scratch<G::Affine, G::Base>, from: Place, stats: &
     pending.clear();
     denominators.clear();
 }
+
+// ANCHOR: first_round
+/// The first round, fused with the sort: the points are read once, in input order (negated for
+/// a negative digit). A bucket's point waits in its slot for the next point of the same bucket;
+/// the two start their addition, and if it needs an inversion they are copied, side by side,
+/// into `operands`, which holds one batch and stays in cache for its second halves. The sum of
+/// bucket k's j-th pair goes to B at `start[k] + j`, an odd last point after them: then bucket k
+/// holds ⌈len/2⌉ points in B. Nothing is written in bucket order before the first addition.
+fn first_round<G: MsmGroup>(
+    points: &[G::Affine],
+    digits: &[i32],
+    batch: usize,
+    s: &mut Scratch<G::Affine, G::Base>,
+    stats: &mut AllAffineStats,
+) {
+    let buckets = s.len.len();
+    let identity = G::affine_identity();
+    s.waiting.clear();
+    s.waiting.resize(buckets, false);
+    s.partner.resize(buckets, identity);
+    let mut next = s.start.clone();
+    let Scratch {
+        b: out,
+        operands,
+        partner,
+        waiting,
+        pending,
+        denominators,
+        ..
+    } = s;
+    for (p, &d) in points.iter().zip(digits) {
+        if d == 0 {
+            continue;
+        }
+        let k = d.unsigned_abs() as usize - 1;
+        let p = if d > 0 { *p } else { G::affine_neg(p) };
+        if !waiting[k] {
+            partner[k] = p;
+            waiting[k] = true;
+            continue;
+        }
+        waiting[k] = false;
+        let dest = next[k] as usize;
+        next[k] += 1;
+        match G::affine_add_start(&partner[k], &p) {
+            AffineAdd::Done(sum) => {
+                out[dest] = sum;
+                stats.immediate += 1;
+            }
+            AffineAdd::Invert(den) => {
+                pending.push((dest as u32, operands.len() as u32));
+                operands.push(partner[k]);
+                operands.push(p);
+                denominators.push(den);
+                if pending.len() >= batch {
+                    finish_batch::<G>(operands, out, pending, denominators, stats);
+                    operands.clear();
+                }
+            }
+        }
+    }
+    finish_batch::<G>(operands, out, pending, denominators, stats);
+    operands.clear();
+    for k in 0..buckets {
+        if waiting[k] {
+            out[next[k] as usize] = partner[k];
+        }
+    }
+}
+// ANCHOR_END: first_round
 
 // ANCHOR: sorted_accumulation
 /// One window's bucket sums, in affine coordinates, by sorting and pairwise rounds: `digits[i]` is
@@ -202,23 +294,20 @@ fn accumulate_sorted<G: MsmGroup>(
             buf.resize(points.len(), identity);
         }
     }
-    {
-        // the points in bucket order into buffer A, negated for a negative digit
-        let mut next = s.start.clone();
-        for (p, &d) in points.iter().zip(digits) {
-            if d != 0 {
-                let b = d.unsigned_abs() as usize - 1;
-                s.a[next[b] as usize] = if d > 0 { *p } else { G::affine_neg(p) };
-                next[b] += 1;
-            }
-        }
+    first_round::<G>(points, digits, batch, s, stats);
+    if s.len.iter().any(|&l| l >= 2) {
+        stats.accumulation_rounds += 1;
+    }
+    for l in s.len.iter_mut() {
+        *l = l.div_ceil(2);
     }
     s.place.clear();
-    s.place.resize(buckets, Place::A);
-    // Rounds: every bucket with two or more points adds them in pairs (P0 + P1 → position 0,
-    // P2 + P3 → 1, …; an odd last point moves to position ⌊len/2⌋). All pairs are independent.
-    let mut from = Place::A;
-    let mut to = Place::B;
+    s.place.resize(buckets, Place::B);
+    // Further rounds: every bucket with two or more points adds them in pairs (P0 + P1 →
+    // position 0, P2 + P3 → 1, …; an odd last point moves to position ⌊len/2⌋). All pairs are
+    // independent.
+    let mut from = Place::B;
+    let mut to = Place::A;
     loop {
         let mut active = false;
         for b in 0..buckets {
