@@ -123,6 +123,12 @@ fn edit(name: &str, src: String) -> String {
             ("case 0u: { lhs = entry_x(entry);", "case 0u: { lhs = a.x;"),
             ("case 1u: { lhs = entry_y(entry);", "case 1u: { lhs = a.y;"),
         ],
+        // The same, faithfully: the stepped function of 58a1788 itself, called in its place.
+        "madd-by-value-58a1788" => {
+            let call = "return add_entry_stepped(p, entry);";
+            assert!(src.contains(call), "edit {name}: text not found: {call}");
+            return format!("{}\n{}", src.replace(call, "return point_add_affine_stepped(p, entry_affine(entry));"), include_str!("stepped_by_value.wgsl"));
+        }
         other => panic!("unknown edit {other}"),
     };
     let mut src = src;
