@@ -23,7 +23,7 @@ pub fn msm<G: CliCurve>(points: &[G::Affine], scalars: &[Scalar]) -> Result<Stri
     };
     pollster::block_on(async {
         let ctx = GpuContext::new().await.map_err(gpu_failure)?;
-        let msm = GpuMsm::new(&ctx, curve, default_limb_bits(&ctx)).await.map_err(gpu_failure)?;
+        let msm = GpuMsm::new(&ctx, curve, default_limb_bits(&ctx, curve.base_field())).await.map_err(gpu_failure)?;
         let out = msm.run(&ctx, &input, scalars, &MsmOptions::default(), &|| 0.0).await.map_err(gpu_failure)?;
         Ok(match out.result {
             Some((x, y)) if !(curve.is_edwards() && (x, y) == identity) => format!("x={} y={}", hex(&x), hex(&y)),

@@ -5,7 +5,7 @@
 //! adapter has them).
 //!
 //! usage: cargo run --release -p fastmsm-gpu --example msm_bench -- [--log-n 16,18,20]
-//!        [--curves bn254,bls12-377] [--limb-bits 13,15] (0: the SHADER_INT64 default, field::RADIX64_LIMB_BITS)
+//!        [--curves bn254,bls12-377] [--limb-bits 13,15] (0: the SHADER_INT64 default, field::radix64_limb_bits)
 //!        [--patterns uniform,small,equal]
 //!        [--chunks 0,64,256] (SMVP entries per invocation; 0: the plan's default)
 //!        [--windows 0,15,16] (window size c; 0: the plan's default)
@@ -18,7 +18,7 @@ use ark_ec::{AffineRepr, CurveGroup, VariableBaseMSM};
 use ark_ff::{PrimeField, UniformRand};
 use ark_std::rand::{Rng, SeedableRng, rngs::StdRng};
 use fastmsm_gpu::GpuContext;
-use fastmsm_gpu::field::RADIX64_LIMB_BITS;
+use fastmsm_gpu::field::radix64_limb_bits;
 use fastmsm_gpu::msm::{AffineOut, GpuCurve, GpuMsm, MsmOptions, pack_points, pack_scalars};
 use fastmsm_gpu::testing::block_on;
 use fastmsm_mont::Canonical;
@@ -191,7 +191,7 @@ fn main() {
     for &curve in &curves {
         let built: Vec<(u32, String, GpuMsm, f64)> = limb_bits
             .iter()
-            .map(|&w| if w == 0 { RADIX64_LIMB_BITS } else { w })
+            .map(|&w| if w == 0 { radix64_limb_bits(curve.base_field()) } else { w })
             .flat_map(|w| edits.iter().map(move |e| (w, e.clone())))
             .map(|(w, e)| {
                 let t = now();

@@ -24,11 +24,17 @@ pub const LIMB_WIDTHS: [u32; 5] = [12, 13, 14, 15, 16];
 pub const INT64_LIMB_WIDTHS: [u32; 3] = [29, 30, 32];
 
 // ANCHOR: int64_width
-/// The limb width of the SHADER_INT64 path: 29 bits, the widest whose products leave a u64 column
-/// room for a whole row without a carry (nSafe = 32 ≥ limbs for every field here). On the H200
-/// (benches/results/gpu-msm-experiment-radix64-nvidia-h200.json) it beat 32-bit limbs by 1.3–1.6× on both curves,
-/// and 30-bit limbs (13 instead of 14 for BLS12-377, but a carry inside every row) by 3–4%.
-pub const RADIX64_LIMB_BITS: u32 = 29;
+/// The limb width of the SHADER_INT64 path for `field`: 30 bits where that saves a limb (13 instead
+/// of 14 for BLS12-377 and BLS12-381), else 29, the widest whose products leave a u64 column room
+/// for a whole row without a carry (nSafe = 32 ≥ limbs for every field here). Both beat 32-bit
+/// limbs by 1.3–1.7× on the H200. Between them, the same run at commit 748e6dd had BLS12-377 5–6%
+/// faster at 30 bits from 2^18 to 2^22 (29.4 against 31.2 ms at 2^20) and BN254, 9 limbs either
+/// way, 1–3% faster at 29 (benches/results/gpu-msm-nvidia-h200.json). Before the stepped mixed
+/// addition read its point by coordinate, 29 bits had been 3–5% faster for BLS12-377 as well.
+pub fn radix64_limb_bits(field: Field) -> u32 {
+    let limbs = |w| limb_constants(field.params(), w).expect("29 and 30 bits suit every field").limbs;
+    if limbs(30) < limbs(29) { 30 } else { 29 }
+}
 // ANCHOR_END: int64_width
 
 /// The limb widths this device can run: the portable ones, plus the native ones where it has
@@ -41,10 +47,10 @@ pub fn supported_limb_widths(ctx: &GpuContext) -> Vec<u32> {
     widths
 }
 
-/// The fastest limb width this device runs, by the H200 measurements (benches/results/
-/// gpu-msm-nvidia-h200.json): [`RADIX64_LIMB_BITS`] with SHADER_INT64, else 15.
-pub fn default_limb_bits(ctx: &GpuContext) -> u32 {
-    if ctx.features.contains(wgpu::Features::SHADER_INT64) { RADIX64_LIMB_BITS } else { 15 }
+/// The fastest limb width this device runs for `field`, by the H200 measurements (benches/results/
+/// gpu-msm-nvidia-h200.json): [`radix64_limb_bits`] with SHADER_INT64, else 15.
+pub fn default_limb_bits(ctx: &GpuContext, field: Field) -> u32 {
+    if ctx.features.contains(wgpu::Features::SHADER_INT64) { radix64_limb_bits(field) } else { 15 }
 }
 
 /// Rejects a limb width this device cannot run, saying why.

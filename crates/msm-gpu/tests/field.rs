@@ -121,7 +121,7 @@ fn native_widths_need_shader_int64() {
     let ctx = block_on(GpuContext::with_optional_features(wgpu::Features::TIMESTAMP_QUERY)).unwrap();
     assert!(!ctx.features.contains(wgpu::Features::SHADER_INT64));
     assert_eq!(supported_limb_widths(&ctx), LIMB_WIDTHS);
-    assert_eq!(default_limb_bits(&ctx), 15);
+    assert_eq!(default_limb_bits(&ctx, Field::Bls12_377Fq), 15);
     for w in INT64_LIMB_WIDTHS {
         let err = match block_on(FieldKernels::new(&ctx, Field::Bn254Fq, w)) {
             Ok(_) => panic!("{w}-bit limbs accepted without SHADER_INT64"),

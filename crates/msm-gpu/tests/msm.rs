@@ -5,7 +5,7 @@ use ark_ec::{AffineRepr, CurveGroup, VariableBaseMSM};
 use ark_ff::{PrimeField, UniformRand};
 use ark_std::rand::{SeedableRng, rngs::StdRng};
 use fastmsm_gpu::msm::{GpuCurve, GpuMsm, MixedAdd, MsmOptions, Plan, shader_source};
-use fastmsm_gpu::field::{INT64_LIMB_WIDTHS, RADIX64_LIMB_BITS};
+use fastmsm_gpu::field::{INT64_LIMB_WIDTHS, radix64_limb_bits};
 use fastmsm_gpu::testing::{block_on, gpu, gpu_int64};
 use fastmsm_mont::Canonical;
 use std::sync::Mutex;
@@ -124,9 +124,9 @@ fn width(curve: GpuCurve) -> u32 {
 }
 
 /// The whole MSM on every curve with `$width`-bit limbs: the portable width of `WIDTHS`, and both
-/// native paths (SHADER_INT64, which lavapipe has): the reduced radix with u64 columns at the
-/// default 29 bits (and at 30 bits, which carries inside rows, on BLS12-377), and 32-bit limbs
-/// with the no-carry CIOS.
+/// native paths (SHADER_INT64, which lavapipe has): the reduced radix with u64 columns at each
+/// field's default width (30 bits, with a carry inside rows, for the BLS12 fields; 29 for the
+/// others) and at 29 bits on BLS12-377 too, and 32-bit limbs with the no-carry CIOS.
 macro_rules! msm_tests {
     ($name:ident, $curve:expr, $affine:ty, $width:expr) => {
         #[test]
@@ -144,11 +144,11 @@ msm_tests!(bn254, GpuCurve::Bn254, ark_bn254::G1Affine, width(GpuCurve::Bn254));
 msm_tests!(bls12_377, GpuCurve::Bls12_377, ark_bls12_377::G1Affine, width(GpuCurve::Bls12_377));
 msm_tests!(bls12_381, GpuCurve::Bls12_381, ark_bls12_381::G1Affine, width(GpuCurve::Bls12_381));
 msm_tests!(ed_on_bls12_377, GpuCurve::EdBls12_377, ark_ed_on_bls12_377::EdwardsAffine, width(GpuCurve::EdBls12_377));
-msm_tests!(bn254_int64_radix, GpuCurve::Bn254, ark_bn254::G1Affine, RADIX64_LIMB_BITS);
-msm_tests!(bls12_377_int64_radix, GpuCurve::Bls12_377, ark_bls12_377::G1Affine, RADIX64_LIMB_BITS);
-msm_tests!(bls12_381_int64_radix, GpuCurve::Bls12_381, ark_bls12_381::G1Affine, RADIX64_LIMB_BITS);
-msm_tests!(ed_on_bls12_377_int64_radix, GpuCurve::EdBls12_377, ark_ed_on_bls12_377::EdwardsAffine, RADIX64_LIMB_BITS);
-msm_tests!(bls12_377_int64_radix30, GpuCurve::Bls12_377, ark_bls12_377::G1Affine, 30);
+msm_tests!(bn254_int64_radix, GpuCurve::Bn254, ark_bn254::G1Affine, radix64_limb_bits(GpuCurve::Bn254.base_field()));
+msm_tests!(bls12_377_int64_radix, GpuCurve::Bls12_377, ark_bls12_377::G1Affine, radix64_limb_bits(GpuCurve::Bls12_377.base_field()));
+msm_tests!(bls12_381_int64_radix, GpuCurve::Bls12_381, ark_bls12_381::G1Affine, radix64_limb_bits(GpuCurve::Bls12_381.base_field()));
+msm_tests!(ed_on_bls12_377_int64_radix, GpuCurve::EdBls12_377, ark_ed_on_bls12_377::EdwardsAffine, radix64_limb_bits(GpuCurve::EdBls12_377.base_field()));
+msm_tests!(bls12_377_int64_radix29, GpuCurve::Bls12_377, ark_bls12_377::G1Affine, 29);
 msm_tests!(bn254_int64_cios32, GpuCurve::Bn254, ark_bn254::G1Affine, 32);
 msm_tests!(bls12_377_int64_cios32, GpuCurve::Bls12_377, ark_bls12_377::G1Affine, 32);
 msm_tests!(bls12_381_int64_cios32, GpuCurve::Bls12_381, ark_bls12_381::G1Affine, 32);
@@ -168,14 +168,14 @@ fn mixed_addition_forms() {
         wanted
     };
     for curve in [GpuCurve::Bls12_377, GpuCurve::Bls12_381] {
-        assert_eq!(form(curve, RADIX64_LIMB_BITS), MixedAdd::Stepped);
+        assert_eq!(form(curve, 29), MixedAdd::Stepped);
         assert_eq!(form(curve, 30), MixedAdd::Stepped);
         assert_eq!(form(curve, 32), MixedAdd::Inlined);
     }
     for curve in [GpuCurve::Bn254, GpuCurve::Bls12_377, GpuCurve::Bls12_381] {
         assert_eq!(form(curve, width(curve)), MixedAdd::Stepped);
     }
-    assert_eq!(form(GpuCurve::Bn254, RADIX64_LIMB_BITS), MixedAdd::Inlined);
+    assert_eq!(form(GpuCurve::Bn254, 29), MixedAdd::Inlined);
     assert_eq!(form(GpuCurve::Bn254, 32), MixedAdd::Inlined);
 }
 
