@@ -118,7 +118,9 @@ const MADD_STEPS: u32 = 10u;
 // chained product); this form keeps one. Each step picks its operands from a fixed set of
 // registers (the bucket's X, Y, ZZ, ZZZ, updated in place, and three temporaries) and writes one
 // of them; the comments give the EFD names. The input point is read where a step needs it (x at
-// step 0, y at step 1), so it holds no registers through the other eight.
+// step 0, y at step 1), meant to free its registers for the other eight; NVIDIA's compiler gave
+// the kernel more registers instead (results chapter), perhaps because the identity test after
+// step 1's product keeps y alive through it.
 fn add_entry_stepped(p: Point, entry: u32) -> Point {
     if (point_is_identity(p)) {
         let a = entry_affine(entry);
