@@ -123,6 +123,12 @@ fn edit(name: &str, src: String) -> String {
             ("case 0u: { lhs = entry_x(entry);", "case 0u: { lhs = a.x;"),
             ("case 1u: { lhs = entry_y(entry);", "case 1u: { lhs = a.y;"),
         ],
+        // The by-coordinate stepped addition with its identity test settled before step 1's
+        // product, so that y need not stay alive through it (the next A/B of the ledger).
+        "madd-identity-first" => &[
+            ("case 1u: { lhs = entry_y(entry); rhs = zzz1; }", "case 1u: { lhs = entry_y(entry); rhs = zzz1; x2_is_zero = x2_is_zero && is_zero(lhs); }"),
+            ("if (x2_is_zero && is_zero(lhs)) {", "if (x2_is_zero) {"),
+        ],
         // The same, faithfully: the stepped function of 58a1788 itself, called in its place.
         "madd-by-value-58a1788" => {
             let call = "return add_entry_stepped(p, entry);";
