@@ -359,6 +359,10 @@ struct Opts {
 
 #[derive(Serialize, Default)]
 struct Stats {
+    /// The window the MSM chose, where it reports it (the all-affine one picks it from the
+    /// scalars): the run's `window` then, not [`window_used`]'s.
+    #[serde(skip)]
+    window: Option<u32>,
     rounds: usize,
     inversions: usize,
     batched_additions: usize,
@@ -370,6 +374,7 @@ struct Stats {
 impl From<BatchAffineStats> for Stats {
     fn from(s: BatchAffineStats) -> Self {
         Stats {
+            window: None,
             rounds: s.rounds,
             inversions: s.inversions,
             batched_additions: s.batched_additions,
@@ -389,6 +394,7 @@ impl From<AllAffineStats> for Stats {
             immediate: s.immediate,
             deferred: 0,
             spilled: 0,
+            window: Some(s.window),
         }
     }
 }
@@ -551,7 +557,12 @@ impl<P: Pair> Runner for Inputs<P> {
             n: len,
             x,
             y,
-            window: Some(window_used::<P::Ours>(points, scalars, &o)),
+            window: Some(
+                stats
+                    .as_ref()
+                    .and_then(|s| s.window)
+                    .unwrap_or_else(|| window_used::<P::Ours>(points, scalars, &o)),
+            ),
             glv: o.glv,
             stats,
         })
@@ -578,7 +589,10 @@ impl<P: Pair> Runner for Inputs<P> {
         Ok(CountResult {
             variant: variant.into(),
             n: len,
-            window: window_used::<P::Ours>(points, scalars, &o),
+            window: stats
+                .as_ref()
+                .and_then(|s| s.window)
+                .unwrap_or_else(|| window_used::<P::Ours>(points, scalars, &o)),
             glv: o.glv,
             x,
             y,

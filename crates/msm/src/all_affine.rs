@@ -25,7 +25,8 @@
 //! With every addition affine at about 6 products (2M + 1S for the addition, 3M for its share of
 //! Montgomery's trick) against 10 for a mixed and 14 for a full XYZZ addition, the whole MSM costs
 //! about 6·K·(n + 2^c) products: the additions of [`crate::window::cost`], each at the same price,
-//! so [`crate::window::window_size`] picks c here too.
+//! so the same rule picks c here, with K counted from the digits of a sample of the scalars
+//! ([`crate::window::window_size_sampled`]).
 
 use fastmsm_curves::field::PrimeField;
 
@@ -36,12 +37,12 @@ use crate::group::AffineAdd;
 use crate::pippenger::MsmError;
 use crate::reduce::horner;
 use crate::scalar::{Scalar, first_out_of_range};
-use crate::window::{WINDOW_RANGE, window_size};
+use crate::window::{WINDOW_RANGE, window_size_sampled};
 
 /// Choices for [`msm_all_affine`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct AllAffineConfig {
-    /// Window width c in 2..=16, or `None` for [`window_size`]'s choice.
+    /// Window width c in 2..=16, or `None` for [`window_size_sampled`]'s choice.
     pub window: Option<u32>,
     /// The most additions that share one inversion in the accumulation: large enough that the
     /// inversion costs little per addition, small enough that the batch's denominators and prefix
@@ -79,6 +80,8 @@ pub struct AllAffineStats {
     pub batched_additions: usize,
     /// Additions that needed no inversion (an identity operand, or P + (−P)).
     pub immediate: usize,
+    /// The window width used (0 for an empty MSM).
+    pub window: u32,
 }
 
 /// Which of the two round buffers holds a bucket's current points.
@@ -527,7 +530,10 @@ fn all_affine<G: MsmGroup>(
     if n == 0 {
         return G::identity();
     }
-    let c = cfg.window.unwrap_or_else(|| window_size(n, bound));
+    let c = cfg
+        .window
+        .unwrap_or_else(|| window_size_sampled(scalars, bound));
+    stats.window = c;
     let windows = num_windows(c, bound);
     let m = 1usize << (c - 1);
     let digits = decompose_all(scalars, c, windows);
