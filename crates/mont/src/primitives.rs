@@ -152,7 +152,12 @@ pub fn sub_mod_radix<const N: usize>(a: &[u64; N], b: &[u64; N], p: &[u64; N], w
 /// 2p (it is p, not 0, when a = b): an operand for lazy Emmart products
 /// (`emmart::emmart_mul_interleaved_lazy`, whose bound admits operands below 2p), nothing else.
 #[inline(always)]
-pub fn sub_lazy_radix<const N: usize>(a: &[u64; N], b: &[u64; N], p: &[u64; N], w: u32) -> [u64; N] {
+pub fn sub_lazy_radix<const N: usize>(
+    a: &[u64; N],
+    b: &[u64; N],
+    p: &[u64; N],
+    w: u32,
+) -> [u64; N] {
     let m = crate::params::mask(w);
     let mut out = [0u64; N];
     let mut c = 0i64;

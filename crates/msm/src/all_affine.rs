@@ -137,7 +137,11 @@ fn buf<A, F>(s: &Scratch<A, F>, place: Place) -> &[A] {
 
 /// Runs the pending additions of a round: one batch inversion, then every second half, read from
 /// the buffer at `from` and written to the other one.
-fn flush<G: MsmGroup>(s: &mut Scratch<G::Affine, G::Base>, from: Place, stats: &mut AllAffineStats) {
+fn flush<G: MsmGroup>(
+    s: &mut Scratch<G::Affine, G::Base>,
+    from: Place,
+    stats: &mut AllAffineStats,
+) {
     let Scratch {
         a,
         b,
@@ -183,7 +187,10 @@ fn finish_batch<G: MsmGroup>(
         dst[d1 as usize] = sums[1];
     }
     if pending.len() % 2 == 1 {
-        let ((d, i), inv) = (pending[pending.len() - 1], denominators[denominators.len() - 1]);
+        let ((d, i), inv) = (
+            pending[pending.len() - 1],
+            denominators[denominators.len() - 1],
+        );
         let i = i as usize;
         dst[d as usize] = G::affine_add_finish(&src[i], &src[i + 1], inv);
     }

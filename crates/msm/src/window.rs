@@ -95,9 +95,7 @@ mod tests {
         // GLV-like halves: below 2^125 against a bound of 2^126; c = 14 leaves its tenth window
         // with only carries, which are rare here
         let bound: Scalar = [0, 1 << 62, 0, 0];
-        let halves: Vec<Scalar> = (0..1 << 17)
-            .map(|_| [word(), word() >> 3, 0, 0])
-            .collect();
+        let halves: Vec<Scalar> = (0..1 << 17).map(|_| [word(), word() >> 3, 0, 0]).collect();
         assert_eq!(window_size(1 << 17, &bound), 13);
         assert_eq!(window_size_sampled(&halves, &bound), 14);
         // uniform 253-bit scalars fill every window: the plain rule's choice
