@@ -47,16 +47,23 @@ pub struct EmmartParams<const N: usize> {
     pub p_f64: [f64; N],
     /// `bias[k]` = what the raw-bit sums of column k exceed its true value by (mod 2⁶⁴).
     pub bias: [u64; 2 * MAX_LIMBS],
-    /// p's limbs paired for even rows: `(p[2m], p[2m+1])`, zero past the end.
-    pub p_even: [[f64; 2]; PAIRS],
-    /// p's limbs paired for odd rows: `(p[2m−1], p[2m])`, zero outside.
-    pub p_odd: [[f64; 2]; PAIRS],
-    /// The column biases of the paired schedule (its zero lanes add biases too).
+    /// p's limbs paired for the paired schedule: `(p[2m], p[2m+1])`, zero past the end.
+    pub p_pairs: [[f64; 2]; PAIRS],
+    /// The column biases of the paired schedule (a zero lane past the end of an odd N adds
+    /// biases too).
     pub bias_paired: [u64; 2 * MAX_LIMBS],
     /// May products skip their final subtraction ([`emmart_mul_interleaved_lazy`])? True when
     /// 4p ≤ R = 2^(51·N), here tested as bits(p) + 2 ≤ 51·N.
     pub lazy: bool,
+    /// Is a full product's final subtraction rare enough for a branch on the top limb? True when
+    /// R/p is 2^10 or more (a result reaches p about once in 4p/R products) and p's top limb has
+    /// 10 bits or more (a top limb below p's rules out all but about 2^(51(N−1))/p of them):
+    /// the BLS12 base fields. See [`emmart_mul_interleaved`].
+    pub rare_subtraction: bool,
 }
+
+/// The margin, in bits, of both tests of [`EmmartParams::rare_subtraction`].
+const RARE_SUBTRACTION_BITS: u32 = 10;
 
 impl<const N: usize> EmmartParams<N> {
     /// Derives the constants.
@@ -84,10 +91,12 @@ impl<const N: usize> EmmartParams<N> {
             mont,
             p_f64,
             bias,
-            p_even: pair_even(&p_f64),
-            p_odd: pair_odd(&p_f64),
+            p_pairs: pair_even(&p_f64),
             bias_paired: paired_bias(N),
             lazy: bit_len_limbs(&mont.p) + 2 <= LIMB_BITS * N as u32,
+            rare_subtraction: bit_len_limbs(&mont.p) + RARE_SUBTRACTION_BITS
+                <= LIMB_BITS * N as u32
+                && bit_len_limbs(&mont.p) >= LIMB_BITS * (N as u32 - 1) + RARE_SUBTRACTION_BITS,
         }
     }
 }
@@ -116,7 +125,7 @@ const fn limb_or_zero<const N: usize>(v: &[f64; N], j: i64) -> f64 {
     }
 }
 
-/// `(v[2m], v[2m+1])`: the pairs an even row adds at columns (i + 2m, i + 2m + 1).
+/// `(v[2m], v[2m+1])`: the pairs row i adds at columns (i + 2m, i + 2m + 1).
 const fn pair_even<const N: usize>(v: &[f64; N]) -> [[f64; 2]; PAIRS] {
     let mut out = [[0.0; 2]; PAIRS];
     let mut m = 0;
@@ -130,23 +139,9 @@ const fn pair_even<const N: usize>(v: &[f64; N]) -> [[f64; 2]; PAIRS] {
     out
 }
 
-/// `(v[2m−1], v[2m])`: an odd row starts one column early, so its pairs stay even-aligned.
-const fn pair_odd<const N: usize>(v: &[f64; N]) -> [[f64; 2]; PAIRS] {
-    let mut out = [[0.0; 2]; PAIRS];
-    let mut m = 0;
-    while m < PAIRS {
-        out[m] = [
-            limb_or_zero(v, 2 * m as i64 - 1),
-            limb_or_zero(v, 2 * m as i64),
-        ];
-        m += 1;
-    }
-    out
-}
-
-/// Pairs per even row and per odd row.
-const fn pairs_per_row(n: usize, odd: bool) -> usize {
-    if odd { (n + 2) / 2 } else { n.div_ceil(2) }
+/// Pairs per row of the paired schedule.
+const fn pairs_per_row(n: usize) -> usize {
+    n.div_ceil(2)
 }
 
 /// Simulates the paired schedule's lane counts: `bias[c]` is the bias of column c at the moment
@@ -157,11 +152,9 @@ const fn paired_bias(n: usize) -> [u64; 2 * MAX_LIMBS] {
     let mut bias = [0u64; 2 * MAX_LIMBS];
     let mut i = 0;
     while i < n {
-        let odd = i % 2 == 1;
-        let first = if odd { i - 1 } else { i };
         let mut m = 0;
-        while m < pairs_per_row(n, odd) {
-            let c = first + 2 * m;
+        while m < pairs_per_row(n) {
+            let c = i + 2 * m;
             // two rows (a·b and q·p), two lanes each
             lo[c] += 2;
             lo[c + 1] += 2;
@@ -419,35 +412,40 @@ pub type BestLanes = RelaxedLanes;
 #[cfg(not(all(target_arch = "wasm32", target_feature = "relaxed-simd")))]
 pub type BestLanes = PortableLanes;
 
-/// Adds the row `s·v` (row `I`) in pairs. An even row puts the pair `(v[2m], v[2m+1])` on columns
-/// `(I+2m, I+2m+1)`; an odd row uses `(v[2m−1], v[2m])` on `(I−1+2m, I+2m)`. Either way each pair
-/// lands on an even-aligned column pair, so column pair k lives in one vector for good.
+/// Adds the row `s·v` (row `I`) in pairs: the pair `(v[2m], v[2m+1])` goes on columns
+/// `(I+2m, I+2m+1)`. Two sets of vectors hold the raw-bit sums: `even[k]` columns (2k, 2k+1),
+/// `odd[k]` columns (2k+1, 2k+2). An even row's low halves land on even-aligned columns and its
+/// high halves (one column up) on odd-aligned ones; an odd row's the other way round. So every
+/// row is N/2 full pairs (no zero lane for even N) and no vector is ever shuffled.
 #[inline(always)]
 fn add_row_paired<L: FmaLanes, const N: usize, const I: usize>(
-    lo: &mut [L::Bits; MAX_LIMBS],
-    hi: &mut [L::Bits; MAX_LIMBS],
+    even: &mut [L::Bits; MAX_LIMBS],
+    odd: &mut [L::Bits; MAX_LIMBS],
     s: f64,
-    even: &[[f64; 2]; PAIRS],
-    odd: &[[f64; 2]; PAIRS],
+    v: &[[f64; 2]; PAIRS],
 ) {
     let sv = L::splat(s);
-    let v = if I % 2 == 0 { even } else { odd };
-    for m in 0..pairs_per_row(N, I % 2 == 1) {
+    for m in 0..pairs_per_row(N) {
         let (h, l) = L::split(sv, L::load(&v[m]));
-        lo[I / 2 + m] = L::add(lo[I / 2 + m], l);
-        hi[I / 2 + m] = L::add(hi[I / 2 + m], h);
+        if I % 2 == 0 {
+            even[I / 2 + m] = L::add(even[I / 2 + m], l);
+            odd[I / 2 + m] = L::add(odd[I / 2 + m], h);
+        } else {
+            odd[(I - 1) / 2 + m] = L::add(odd[(I - 1) / 2 + m], l);
+            even[(I + 1) / 2 + m] = L::add(even[(I + 1) / 2 + m], h);
+        }
     }
 }
 
-/// Column c of the raw-bit accumulators: the low halves at c plus the high halves at c − 1.
+/// Column c of the raw-bit accumulators: its lane in `even` plus its lane in `odd`.
 #[inline(always)]
-fn column<L: FmaLanes>(lo: &[L::Bits; MAX_LIMBS], hi: &[L::Bits; MAX_LIMBS], c: usize) -> u64 {
-    let below = if c > 0 {
-        L::lane(hi[(c - 1) / 2], (c - 1) % 2)
+fn column<L: FmaLanes>(even: &[L::Bits; MAX_LIMBS], odd: &[L::Bits; MAX_LIMBS], c: usize) -> u64 {
+    let in_odd = if c > 0 {
+        L::lane(odd[(c - 1) / 2], (c - 1) % 2)
     } else {
         0
     };
-    L::lane(lo[c / 2], c % 2).wrapping_add(below)
+    L::lane(even[c / 2], c % 2).wrapping_add(in_odd)
 }
 
 /// Row `I` of the paired schedule: `a[I]·b`, then `q·p` with q clearing column I, then column I's
@@ -457,12 +455,11 @@ fn column<L: FmaLanes>(lo: &[L::Bits; MAX_LIMBS], hi: &[L::Bits; MAX_LIMBS], c: 
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
 fn paired_row<L: FmaLanes, const N: usize, const I: usize>(
-    lo: &mut [L::Bits; MAX_LIMBS],
-    hi: &mut [L::Bits; MAX_LIMBS],
+    even: &mut [L::Bits; MAX_LIMBS],
+    odd: &mut [L::Bits; MAX_LIMBS],
     carry: &mut i64,
     a: &[u64; N],
-    b_even: &[[f64; 2]; PAIRS],
-    b_odd: &[[f64; 2]; PAIRS],
+    b_pairs: &[[f64; 2]; PAIRS],
     k: &EmmartParams<N>,
 ) {
     if I >= N {
@@ -470,11 +467,11 @@ fn paired_row<L: FmaLanes, const N: usize, const I: usize>(
     }
     // limbs are below 2⁵¹, so converting as *signed* is exact and is one instruction (an unsigned
     // 64-bit conversion is a multi-instruction sequence on x86)
-    add_row_paired::<L, N, I>(lo, hi, a[I] as i64 as f64, b_even, b_odd);
-    let raw = column::<L>(lo, hi, I).wrapping_add(*carry as u64);
+    add_row_paired::<L, N, I>(even, odd, a[I] as i64 as f64, b_pairs);
+    let raw = column::<L>(even, odd, I).wrapping_add(*carry as u64);
     let q = raw.wrapping_mul(k.mont.mu) & MASK;
-    add_row_paired::<L, N, I>(lo, hi, q as i64 as f64, &k.p_even, &k.p_odd);
-    let col = column::<L>(lo, hi, I)
+    add_row_paired::<L, N, I>(even, odd, q as i64 as f64, &k.p_pairs);
+    let col = column::<L>(even, odd, I)
         .wrapping_add(*carry as u64)
         .wrapping_sub(k.bias_paired[I]) as i64;
     *carry = col >> LIMB_BITS;
@@ -483,9 +480,11 @@ fn paired_row<L: FmaLanes, const N: usize, const I: usize>(
 // ANCHOR: emmart_paired
 /// [`emmart_mul`] with two products per FMA instruction: the schedule of Emmart's WebAssembly code
 /// for ZPrize 2023 (Yrrid Software), where the lanes of `f64x2.relaxed_madd` work on neighbouring
-/// columns. Rows alternate their pairing (see `add_row_paired`) so that every vector always holds
-/// the same two columns and never needs shuffling; odd rows pay one zero lane for it, whose biases
-/// [`EmmartParams::bias_paired`] accounts for. Same inputs and output as [`emmart_mul`].
+/// columns. The raw-bit sums live in two sets of vectors, one even-aligned and one odd-aligned
+/// (see `add_row_paired`): a row's low halves go to one set and its high halves, a column up, to
+/// the other, so every vector always holds the same two columns, nothing is shuffled and an even N
+/// has no zero lane. [`EmmartParams::bias_paired`] accounts for the biases. Same inputs and output
+/// as [`emmart_mul`].
 #[inline(always)]
 pub fn emmart_mul_paired<L: FmaLanes, const N: usize>(
     a: &[u64; N],
@@ -515,10 +514,28 @@ pub fn emmart_mul_interleaved<L: FmaLanes, const N: usize, const K: usize>(
 ) -> [[u64; N]; K] {
     let (out, carry) = interleaved_unreduced::<L, N, K>(a, b, k);
     core::array::from_fn(|x| {
-        subtract_p_if_needed_radix(&out[x], carry[x] as u64, &k.mont.p, LIMB_BITS)
+        // With a, b < 2p the result is t = (a·b + q·p)/R < p + 4p²/R: t ≥ p needs q·p/R within
+        // 4p²/R of p. For the BLS12 base fields (R = 2^408, p < 2^382) a top limb below p's
+        // settles t < p for all but about one product in 2^19, so a predicted branch replaces
+        // the borrow chain and its selects.
+        if !k.rare_subtraction {
+            subtract_p_if_needed_radix(&out[x], carry[x] as u64, &k.mont.p, LIMB_BITS)
+        } else if carry[x] == 0 && out[x][N - 1] < k.mont.p[N - 1] {
+            out[x]
+        } else {
+            subtract_rare(&out[x], carry[x] as u64, &k.mont.p)
+        }
     })
 }
 // ANCHOR_END: emmart_interleaved
+
+/// The final subtraction off the hot path where [`EmmartParams::rare_subtraction`] holds (the
+/// attribute keeps it a branch, not a select that would run it every time).
+#[cold]
+#[inline(never)]
+fn subtract_rare<const N: usize>(t: &[u64; N], top: u64, p: &[u64; N]) -> [u64; N] {
+    subtract_p_if_needed_radix(t, top, p, LIMB_BITS)
+}
 
 // ANCHOR: emmart_lazy
 /// [`emmart_mul_interleaved`] without the final conditional subtraction, where the modulus leaves
@@ -557,17 +574,16 @@ fn interleaved_unreduced<L: FmaLanes, const N: usize, const K: usize>(
     const { assert!(N <= MAX_LIMBS) };
     let pairs: [_; K] = core::array::from_fn(|x| {
         let bf: [f64; N] = core::array::from_fn(|j| b[x][j] as i64 as f64);
-        (pair_even(&bf), pair_odd(&bf))
+        pair_even(&bf)
     });
-    let mut lo = [[L::zero(); MAX_LIMBS]; K];
-    let mut hi = [[L::zero(); MAX_LIMBS]; K];
+    let mut even = [[L::zero(); MAX_LIMBS]; K];
+    let mut odd = [[L::zero(); MAX_LIMBS]; K];
     let mut carry = [0i64; K];
     macro_rules! rows {
         ($($i:literal)*) => {
             $(
                 for x in 0..K {
-                    let (b_even, b_odd) = &pairs[x];
-                    paired_row::<L, N, $i>(&mut lo[x], &mut hi[x], &mut carry[x], a[x], b_even, b_odd, k);
+                    paired_row::<L, N, $i>(&mut even[x], &mut odd[x], &mut carry[x], a[x], &pairs[x], k);
                 }
             )*
         };
@@ -578,7 +594,7 @@ fn interleaved_unreduced<L: FmaLanes, const N: usize, const K: usize>(
         let c = N + j;
         for x in 0..K {
             let col =
-                column::<L>(&lo[x], &hi[x], c).wrapping_sub(k.bias_paired[c]) as i64 + carry[x];
+                column::<L>(&even[x], &odd[x], c).wrapping_sub(k.bias_paired[c]) as i64 + carry[x];
             out[x][j] = col as u64 & MASK;
             carry[x] = col >> LIMB_BITS;
         }

@@ -371,7 +371,7 @@ fn barrett_converts_into_montgomery_form() {
 
 /// The paired (two products per FMA) schedule, alone and two products interleaved, equals the
 /// scalar reference limb for limb, for every limb count from 2 to 8 (odd counts exercise the zero
-/// lanes at both ends).
+/// lane past the end of every row).
 #[test]
 fn emmart_paired_schedule_matches_the_scalar_reference() {
     fn run<const N: usize>(f: &'static FieldParams) {
@@ -478,6 +478,49 @@ fn emmart_lazy_products_stay_below_2p() {
         &fields::bls12_377_fr::EMMART,
         &fields::bls12_377_fr::FIELD,
         true,
+    );
+    run(&fields::bn254_fq::EMMART, &fields::bn254_fq::FIELD, false);
+    run(&fields::bn254_fr::EMMART, &fields::bn254_fr::FIELD, false);
+}
+
+/// The full product's branch on the top limb (`EmmartParams::rare_subtraction`): set for the BLS12
+/// base fields only, and where set the rare case is still reduced — p (a lazy zero) times any
+/// b ≠ 0 gives exactly t = p before the subtraction (q = R − b), which must come out as 0, and
+/// p − 1 times R mod p (one) gives p − 1, whose top limb equals p's.
+#[test]
+fn emmart_rare_subtraction_still_reduces() {
+    fn run<const N: usize>(k: &EmmartParams<N>, f: &FieldParams, rare: bool) {
+        assert_eq!(k.rare_subtraction, rare, "{}", f.name);
+        let p = big(&f.modulus);
+        let pw = limbs_n::<N>(&p, 51);
+        for b in stress_inputs(&p, 13)
+            .iter()
+            .filter(|b| **b != BigUint::from(0u32))
+        {
+            let bw = limbs_n::<N>(b, 51);
+            let [zero, also] =
+                emmart::emmart_mul_interleaved::<PortableLanes, N, 2>([&pw, &bw], [&bw, &pw], k);
+            assert_eq!(zero, [0; N], "{}: p·b", f.name);
+            assert_eq!(also, [0; N], "{}: b·p", f.name);
+        }
+        let top = limbs_n::<N>(&(&p - 1u32), 51);
+        let [got] = emmart::emmart_mul_interleaved::<PortableLanes, N, 1>([&top], [&k.mont.r], k);
+        assert_eq!(got, top, "{}: (p − 1)·1", f.name);
+    }
+    run(
+        &fields::bls12_377_fq::EMMART,
+        &fields::bls12_377_fq::FIELD,
+        true,
+    );
+    run(
+        &fields::bls12_381_fq::EMMART,
+        &fields::bls12_381_fq::FIELD,
+        true,
+    );
+    run(
+        &fields::bls12_377_fr::EMMART,
+        &fields::bls12_377_fr::FIELD,
+        false,
     );
     run(&fields::bn254_fq::EMMART, &fields::bn254_fq::FIELD, false);
     run(&fields::bn254_fr::EMMART, &fields::bn254_fr::FIELD, false);
