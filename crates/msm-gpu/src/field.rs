@@ -29,7 +29,7 @@ pub const INT64_LIMB_WIDTHS: [u32; 3] = [29, 30, 32];
 /// for a whole row without a carry (nSafe = 32 ≥ limbs for every field here). Both beat 32-bit
 /// limbs by 1.3–1.7× on the H200. Between them, the same run at commit 748e6dd had BLS12-377 5–6%
 /// faster at 30 bits from 2^18 to 2^22 (29.4 against 31.2 ms at 2^20) and BN254, 9 limbs either
-/// way, 1–3% faster at 29 (benches/results/gpu-msm-nvidia-h200.json). Before the stepped mixed
+/// way, 1–3% faster at 29 (benches/results/gpu-msm-experiment-widths-748e6dd-nvidia-h200.json). Before the stepped mixed
 /// addition read its point by coordinate, 29 bits had been 3–5% faster for BLS12-377 as well.
 pub fn radix64_limb_bits(field: Field) -> u32 {
     let limbs = |w| limb_constants(field.params(), w).expect("29 and 30 bits suit every field").limbs;
