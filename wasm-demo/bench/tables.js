@@ -93,12 +93,15 @@ function pipelineStats(doc) {
   // NVIDIA reports local memory with a constant 2^36 added; the rest is the bytes per invocation.
   const local = (v) => (v === undefined ? '—' : String(v % 2 ** 32));
   const kb = (v) => (v === undefined ? '—' : (v / 1000).toFixed(0));
+  // Files from `--edits` runs name each row's source edit (msm_bench's edits): a column then.
+  const edited = doc.results.some((r) => (r.edit ?? 'none') !== 'none');
   const rows = doc.results.map((r) => {
     const e = r.executables?.[0] ?? {};
-    if (r.error) return [r.curve, `${r.limb_bits} (${r.limbs})`, `\`${r.entry}\``, 'failed to build', '', '', ''];
-    return [r.curve, `${r.limb_bits} (${r.limbs})`, `\`${r.entry}\``, e['Register Count'] ?? '—', kb(e['Binary Size']), local(e['Local Memory Size']), e['Shared Memory Size'] ?? '—'];
+    const what = [r.curve, `${r.limb_bits} (${r.limbs})`, ...(edited ? [r.edit ?? 'none'] : []), `\`${r.entry}\``];
+    if (r.error) return [...what, 'failed to build', '', '', ''];
+    return [...what, e['Register Count'] ?? '—', kb(e['Binary Size']), local(e['Local Memory Size']), e['Shared Memory Size'] ?? '—'];
   });
-  return table(['Curve', 'Limb bits (limbs)', 'Kernel', 'Registers', 'Code (kB)', 'Local memory (B)', 'Shared memory (B)'], rows);
+  return table(['Curve', 'Limb bits (limbs)', ...(edited ? ['Edit'] : []), 'Kernel', 'Registers', 'Code (kB)', 'Local memory (B)', 'Shared memory (B)'], rows);
 }
 
 const formatters = { 'pipeline-stats': pipelineStats, 'wgsl-mont': wgslMont, 'msm-wasm': msmWasm, 'msm-native': msmWasm };

@@ -24,6 +24,10 @@ use fastmsm_gpu::testing::block_on;
 use fastmsm_mont::Canonical;
 use serde_json::json;
 
+#[path = "common/shader_edits.rs"]
+mod shader_edits;
+use shader_edits::edit;
+
 fn canonical<F: PrimeField>(f: F) -> Canonical {
     let mut out = [0u64; fastmsm_mont::WORDS];
     for (i, w) in f.into_bigint().as_ref().iter().enumerate() {
@@ -70,12 +74,24 @@ where
     let cores = std::thread::available_parallelism().map_or(1, |c| c.get());
     let part = n.div_ceil(cores).max(1);
     let expected = std::thread::scope(|s| {
-        let handles: Vec<_> =
-            points.chunks(part).zip(scalars.chunks(part)).map(|(p, k)| s.spawn(move || G::Group::msm(p, k).unwrap())).collect();
-        handles.into_iter().map(|h| h.join().unwrap()).sum::<G::Group>()
+        let handles: Vec<_> = points
+            .chunks(part)
+            .zip(scalars.chunks(part))
+            .map(|(p, k)| s.spawn(move || G::Group::msm(p, k).unwrap()))
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().unwrap())
+            .sum::<G::Group>()
     })
     .into_affine();
-    let affine: Vec<(Canonical, Canonical)> = points.iter().map(|p| p.xy().map_or(([0; 6], [0; 6]), |(x, y)| (canonical(x), canonical(y)))).collect();
+    let affine: Vec<(Canonical, Canonical)> = points
+        .iter()
+        .map(|p| {
+            p.xy()
+                .map_or(([0; 6], [0; 6]), |(x, y)| (canonical(x), canonical(y)))
+        })
+        .collect();
     let ks: Vec<[u64; 4]> = scalars
         .iter()
         .map(|s| {
@@ -84,69 +100,21 @@ where
             o
         })
         .collect();
-    Input { points: pack_points(curve, &affine), scalars: pack_scalars(&ks), expected: expected.xy().map(|(x, y)| (canonical(x), canonical(y))) }
-}
-
-/// Source edits for timing experiments (`--edits a,b`): each replaces exact texts of the assembled
-/// WGSL and fails loudly if a text is gone. Edits of earlier shaders are in the history of this file
-/// (the `smvp-same-point` diagnostic, for one, read the point by bucket number until 58a1788).
-fn edit(name: &str, src: String) -> String {
-    let smvp_add = "acc = add_entry(acc, entries[j * params.n + e]);";
-    let pairs: &[(&str, &str)] = match name {
-        "none" => return src,
-        // SMVP through the general XYZZ addition instead of the mixed one (inlined form).
-        "smvp-general-add" => &[("return point_add_affine(p, entry_affine(entry));", "let a = entry_affine(entry); return point_add(p, Point(a.x, a.y, ONE_MONT, ONE_MONT));")],
-        // SMVP without the sign (wrong result; timing only).
-        "smvp-no-sign" => &[("if ((entry & NEGATIVE) != 0u) {", "if (false) {")],
-        // Every entry added twice (wrong result; timing only): the marginal cost of one mixed
-        // addition in place, against everything else the SMVP loop does per entry.
-        "smvp-add-twice" => &[(smvp_add, "acc = add_entry(add_entry(acc, entries[j * params.n + e]), entries[j * params.n + e]);")],
-        // Mixed addition (inlined form) without its rare doubling branch (P + P), timing only:
-        // does the branch cost registers or code size in the hot loop? Results are wrong: the
-        // points here are consecutive multiples of G, so a signed bucket sum P_a − P_b + P_c can
-        // meet P_(a−b+c).
-        "smvp-no-double" => &[("return affine_double(a);", "return point_identity();")],
-        // Every stage in workgroups of 128 or 256 invocations instead of 64. The host still
-        // dispatches ⌈threads/64⌉ workgroups, so the extra invocations find nothing to do and
-        // return: correct results, the occupancy of a larger workgroup.
-        "wg128" => &[("const WORKGROUP_SIZE: u32 = 64u;", "const WORKGROUP_SIZE: u32 = 128u;")],
-        "wg256" => &[("const WORKGROUP_SIZE: u32 = 64u;", "const WORKGROUP_SIZE: u32 = 256u;")],
-        // The SMVP's mixed addition in the other form than the rule's (MixedAdd::for_limbs). At
-        // commit 6495d3e the edits 'straight-line-adds' and 'straight-line-add' did this with a
-        // copy of the old functions (gpu-msm-experiment-product-site-nvidia-h200.json).
-        "madd-inlined" => &[("return add_entry_stepped(p, entry);", "return add_entry_inlined(p, entry);")],
-        "madd-stepped" => &[("return add_entry_inlined(p, entry);", "return add_entry_stepped(p, entry);")],
-        // The stepped addition with the input point read once, before its loop, and held in
-        // registers through all ten steps (as at f5108c0).
-        "madd-by-value" => &[
-            ("    var x2_is_zero = false;", "    var x2_is_zero = false;\n    let a = entry_affine(entry);"),
-            ("case 0u: { lhs = entry_x(entry);", "case 0u: { lhs = a.x;"),
-            ("case 1u: { lhs = entry_y(entry);", "case 1u: { lhs = a.y;"),
-        ],
-        // The by-coordinate stepped addition with its identity test settled before step 1's
-        // product, so that y need not stay alive through it (the next A/B of the ledger).
-        "madd-identity-first" => &[
-            ("case 1u: { lhs = entry_y(entry); rhs = zzz1; }", "case 1u: { lhs = entry_y(entry); rhs = zzz1; x2_is_zero = x2_is_zero && is_zero(lhs); }"),
-            ("if (x2_is_zero && is_zero(lhs)) {", "if (x2_is_zero) {"),
-        ],
-        // The same, faithfully: the stepped function of 58a1788 itself, called in its place.
-        "madd-by-value-58a1788" => {
-            let call = "return add_entry_stepped(p, entry);";
-            assert!(src.contains(call), "edit {name}: text not found: {call}");
-            return format!("{}\n{}", src.replace(call, "return point_add_affine_stepped(p, entry_affine(entry));"), include_str!("stepped_by_value.wgsl"));
-        }
-        other => panic!("unknown edit {other}"),
-    };
-    let mut src = src;
-    for (from, to) in pairs {
-        assert!(src.contains(from), "edit {name}: text not found: {from}");
-        src = src.replace(from, to);
+    Input {
+        points: pack_points(curve, &affine),
+        scalars: pack_scalars(&ks),
+        expected: expected.xy().map(|(x, y)| (canonical(x), canonical(y))),
     }
-    src
 }
 
 fn list<T: std::str::FromStr>(v: &str) -> Vec<T> {
-    v.split(',').map(|x| x.parse().ok().unwrap_or_else(|| panic!("bad list item {x}"))).collect()
+    v.split(',')
+        .map(|x| {
+            x.parse()
+                .ok()
+                .unwrap_or_else(|| panic!("bad list item {x}"))
+        })
+        .collect()
 }
 
 fn main() {
@@ -157,13 +125,19 @@ fn main() {
     let mut chunks = vec![0u32];
     let mut windows = vec![0u32];
     let mut batches = vec![0usize];
-    let (mut commit, mut date, mut out) = ("unknown".to_string(), "unknown".to_string(), String::new());
+    let (mut commit, mut date, mut out) =
+        ("unknown".to_string(), "unknown".to_string(), String::new());
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
         let v = it.next().unwrap_or_else(|| panic!("{flag} needs a value"));
         match flag.as_str() {
             "--log-n" => log_ns = list(&v),
-            "--curves" => curves = v.split(',').map(|x| GpuCurve::from_name(x).expect("curve")).collect(),
+            "--curves" => {
+                curves = v
+                    .split(',')
+                    .map(|x| GpuCurve::from_name(x).expect("curve"))
+                    .collect()
+            }
             "--limb-bits" => limb_bits = list(&v),
             "--patterns" => patterns = list(&v),
             "--edits" => edits = list(&v),
@@ -179,7 +153,10 @@ fn main() {
     }
     assert!(!out.is_empty(), "--out FILE is required");
     let ctx = block_on(GpuContext::new()).expect("GPU adapter");
-    eprintln!("adapter: {} ({:?}, {} {})", ctx.info.name, ctx.info.backend, ctx.info.driver, ctx.info.driver_info);
+    eprintln!(
+        "adapter: {} ({:?}, {} {})",
+        ctx.info.name, ctx.info.backend, ctx.info.driver, ctx.info.driver_info
+    );
     let epoch = Instant::now();
     let now = move || epoch.elapsed().as_secs_f64();
     let mut results = Vec::new();
@@ -192,16 +169,24 @@ fn main() {
             "device": { "name": ctx.info.name, "backend": format!("{:?}", ctx.info.backend), "driver": format!("{} {}", ctx.info.driver, ctx.info.driver_info).trim() },
             "commit": commit, "date": date, "results": results,
         });
-        std::fs::write(&out, serde_json::to_string_pretty(&doc).unwrap() + "\n").expect("write --out");
+        std::fs::write(&out, serde_json::to_string_pretty(&doc).unwrap() + "\n")
+            .expect("write --out");
     };
     for &curve in &curves {
         let built: Vec<(u32, String, GpuMsm, f64)> = limb_bits
             .iter()
-            .map(|&w| if w == 0 { radix64_limb_bits(curve.base_field()) } else { w })
+            .map(|&w| {
+                if w == 0 {
+                    radix64_limb_bits(curve.base_field())
+                } else {
+                    w
+                }
+            })
             .flat_map(|w| edits.iter().map(move |e| (w, e.clone())))
             .map(|(w, e)| {
                 let t = now();
-                let msm = block_on(GpuMsm::with_source_edit(&ctx, curve, w, &|s| edit(&e, s))).expect("pipelines");
+                let msm = block_on(GpuMsm::with_source_edit(&ctx, curve, w, &|s| edit(&e, s)))
+                    .expect("pipelines");
                 (w, e, msm, now() - t)
             })
             .collect();
@@ -210,19 +195,37 @@ fn main() {
                 let n = 1usize << log_n;
                 let t = now();
                 let input = match curve {
-                    GpuCurve::Bn254 => inputs::<ark_bn254::G1Affine>(curve, n, pattern, log_n as u64),
-                    GpuCurve::Bls12_377 => inputs::<ark_bls12_377::G1Affine>(curve, n, pattern, log_n as u64),
-                    GpuCurve::Bls12_381 => inputs::<ark_bls12_381::G1Affine>(curve, n, pattern, log_n as u64),
-                    GpuCurve::EdBls12_377 => inputs::<ark_ed_on_bls12_377::EdwardsAffine>(curve, n, pattern, log_n as u64),
+                    GpuCurve::Bn254 => {
+                        inputs::<ark_bn254::G1Affine>(curve, n, pattern, log_n as u64)
+                    }
+                    GpuCurve::Bls12_377 => {
+                        inputs::<ark_bls12_377::G1Affine>(curve, n, pattern, log_n as u64)
+                    }
+                    GpuCurve::Bls12_381 => {
+                        inputs::<ark_bls12_381::G1Affine>(curve, n, pattern, log_n as u64)
+                    }
+                    GpuCurve::EdBls12_377 => inputs::<ark_ed_on_bls12_377::EdwardsAffine>(
+                        curve,
+                        n,
+                        pattern,
+                        log_n as u64,
+                    ),
                 };
-                eprintln!("{} 2^{log_n} {pattern}: inputs + arkworks in {:.1} s", curve.name(), now() - t);
+                eprintln!(
+                    "{} 2^{log_n} {pattern}: inputs + arkworks in {:.1} s",
+                    curve.name(),
+                    now() - t
+                );
                 let mut choices: Vec<(u32, u32, usize)> = Vec::new();
                 for &k in &chunks {
                     for &c in &windows {
                         choices.extend(batches.iter().map(|&b| (k, c, b)));
                     }
                 }
-                for ((w, variant, msm, build_s), &(chunk, window, split)) in built.iter().flat_map(|b| choices.iter().map(move |c| (b, c))) {
+                for ((w, variant, msm, build_s), &(chunk, window, split)) in built
+                    .iter()
+                    .flat_map(|b| choices.iter().map(move |c| (b, c)))
+                {
                     let options = MsmOptions {
                         stage_timing: true,
                         chunk: (chunk > 0).then_some(chunk),
@@ -235,7 +238,14 @@ fn main() {
                     let mut warm_runs = 0;
                     let mut verified = true;
                     let warm = loop {
-                        let out = block_on(msm.run_packed(&ctx, &input.points, &input.scalars, &options, &now)).expect("warm-up run");
+                        let out = block_on(msm.run_packed(
+                            &ctx,
+                            &input.points,
+                            &input.scalars,
+                            &options,
+                            &now,
+                        ))
+                        .expect("warm-up run");
                         verified &= out.result == input.expected;
                         warm_runs += 1;
                         if warm_runs >= 3 && now() - warm_start >= 1.0 {
@@ -245,7 +255,14 @@ fn main() {
                     let mut runs = Vec::new();
                     for _ in 0..reps {
                         let start = now();
-                        let got = block_on(msm.run_packed(&ctx, &input.points, &input.scalars, &options, &now)).expect("run");
+                        let got = block_on(msm.run_packed(
+                            &ctx,
+                            &input.points,
+                            &input.scalars,
+                            &options,
+                            &now,
+                        ))
+                        .expect("run");
                         runs.push((now() - start, got.stages.clone(), got.host.clone()));
                         verified &= got.result == input.expected;
                     }
@@ -254,7 +271,16 @@ fn main() {
                     sorted.sort_by(f64::total_cmp);
                     let median = sorted[sorted.len() / 2];
                     let (_, median_run, median_host) = runs.iter().find(|r| r.0 == median).unwrap();
-                    eprintln!("  w{w} k{chunk} {variant}: median {:.2} ms [{:.2}, {:.2}], verified {verified}, {:?} {:?}\n    gpu {:?}\n    host {:?}", median * 1e3, sorted[0] * 1e3, sorted[sorted.len() - 1] * 1e3, warm.plan, warm.timing, median_run, median_host);
+                    eprintln!(
+                        "  w{w} k{chunk} {variant}: median {:.2} ms [{:.2}, {:.2}], verified {verified}, {:?} {:?}\n    gpu {:?}\n    host {:?}",
+                        median * 1e3,
+                        sorted[0] * 1e3,
+                        sorted[sorted.len() - 1] * 1e3,
+                        warm.plan,
+                        warm.timing,
+                        median_run,
+                        median_host
+                    );
                     results.push(json!({
                         "name": format!("{}/{pattern}/2^{log_n}/w{w}{}{}", curve.name(),
                             format!("{}{}{}", if window == 0 { String::new() } else { format!("/c{window}") }, if chunk == 0 { String::new() } else { format!("/k{chunk}") },

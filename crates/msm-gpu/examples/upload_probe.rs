@@ -16,7 +16,9 @@ use fastmsm_gpu::testing::block_on;
 use serde_json::json;
 
 fn wait(ctx: &GpuContext) {
-    ctx.device.poll(wgpu::PollType::wait_indefinitely()).expect("poll");
+    ctx.device
+        .poll(wgpu::PollType::wait_indefinitely())
+        .expect("poll");
 }
 
 fn median_spread(mut v: Vec<f64>) -> (f64, f64, f64) {
@@ -28,7 +30,9 @@ fn main() {
     let mut args = std::env::args().skip(1);
     let (mut mib, mut reps, mut out) = (128usize, 9usize, String::new());
     while let Some(flag) = args.next() {
-        let value = args.next().unwrap_or_else(|| panic!("{flag} needs a value"));
+        let value = args
+            .next()
+            .unwrap_or_else(|| panic!("{flag} needs a value"));
         match flag.as_str() {
             "--mib" => mib = value.parse().expect("--mib"),
             "--reps" => reps = value.parse().expect("--reps"),
@@ -39,7 +43,9 @@ fn main() {
     assert!(!out.is_empty(), "--out FILE is required");
     let ctx = block_on(GpuContext::new()).expect("adapter");
     let bytes = mib << 20;
-    let data: Vec<u8> = (0..bytes).map(|i| ((i * 2654435761usize) >> 13) as u8).collect();
+    let data: Vec<u8> = (0..bytes)
+        .map(|i| ((i * 2654435761usize) >> 13) as u8)
+        .collect();
     let dst = ctx.device.create_buffer(&wgpu::BufferDescriptor {
         label: Some("dst"),
         size: bytes as u64,
@@ -90,12 +96,17 @@ fn main() {
     methods.push((
         "kept_staging",
         time(&mut || {
-            staging.get_mapped_range_mut(..).expect("mapped").copy_from_slice(&data);
+            staging
+                .get_mapped_range_mut(..)
+                .expect("mapped")
+                .copy_from_slice(&data);
             staging.unmap();
             let mut encoder = ctx.device.create_command_encoder(&Default::default());
             encoder.copy_buffer_to_buffer(&staging, 0, &dst, 0, bytes as u64);
             ctx.queue.submit([encoder.finish()]);
-            staging.slice(..).map_async(wgpu::MapMode::Write, |r| r.expect("map"));
+            staging
+                .slice(..)
+                .map_async(wgpu::MapMode::Write, |r| r.expect("map"));
             wait(&ctx);
         }),
     ));
