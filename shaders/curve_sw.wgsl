@@ -67,16 +67,21 @@ fn affine_double(a: Affine) -> Point {
     return Point(x3, y3, v, w);
 }
 
-// The SMVP's step, the bucket plus the input point of an entry (index | sign), in one of two forms
-// with the same arithmetic (madd-2008-s): every product inlined, or the products one per loop
-// iteration through one mont_mul call. The host picks one per field and limb width (msm/curve.rs,
-// MixedAdd). entry_affine, entry_x and entry_y (msm.wgsl) read the input point.
+// The SMVP's step, the bucket plus the input point of an entry (index | sign), in one of three forms
+// with the same arithmetic (madd-2008-s): every product inlined; or the products one per loop
+// iteration through one mont_mul call, with the input point read before the loop (by value) or
+// each coordinate read at the step that needs it (by coordinate). The host picks one per field and
+// limb width (msm/curve.rs, MixedAdd). entry_affine, entry_x and entry_y (msm.wgsl) read the point.
 fn add_entry(p: Point, entry: u32) -> Point {
     return add_entry_{{MIXED_ADD}}(p, entry);
 }
 
 fn add_entry_inlined(p: Point, entry: u32) -> Point {
     return point_add_affine(p, entry_affine(entry));
+}
+
+fn add_entry_stepped_by_value(p: Point, entry: u32) -> Point {
+    return point_add_affine_stepped(p, entry_affine(entry));
 }
 
 // ANCHOR: madd
@@ -107,7 +112,7 @@ fn point_add_affine(p: Point, a: Affine) -> Point {
 }
 // ANCHOR_END: madd
 
-// Steps of add_entry_stepped. A named constant, not a literal: the host unrolls loops with a
+// Steps of the stepped forms. A named constant, not a literal: the host unrolls loops with a
 // literal bound (wgsl::unroll_fixed_loops), and this loop exists so as not to be unrolled.
 const MADD_STEPS: u32 = 10u;
 
@@ -117,11 +122,67 @@ const MADD_STEPS: u32 = 10u;
 // SMVP's loop (197 KB of machine code for BLS12-377 at 29 bits on the H200, against 13 KB for a
 // chained product); this form keeps one. Each step picks its operands from a fixed set of
 // registers (the bucket's X, Y, ZZ, ZZZ, updated in place, and three temporaries) and writes one
-// of them; the comments give the EFD names. The input point is read where a step needs it (x at
-// step 0, y at step 1), meant to free its registers for the other eight; NVIDIA's compiler gave
-// the kernel more registers instead (results chapter), perhaps because the identity test after
-// step 1's product keeps y alive through it.
-fn add_entry_stepped(p: Point, entry: u32) -> Point {
+// of them; the comments give the EFD names. The affine point is an argument, read by the caller
+// before the loop and held through it.
+fn point_add_affine_stepped(p: Point, a: Affine) -> Point {
+    if (affine_is_identity(a)) {
+        return p;
+    }
+    if (point_is_identity(p)) {
+        return Point(a.x, a.y, ONE_MONT, ONE_MONT);
+    }
+    var x1 = p.x;
+    var y1 = p.y;
+    var zz1 = p.zz;
+    var zzz1 = p.zzz;
+    var t0: Big;
+    var t1: Big;
+    var t2: Big;
+    for (var step = 0u; step < MADD_STEPS; step++) {
+        var lhs: Big;
+        var rhs: Big;
+        switch step {
+            case 0u: { lhs = a.x; rhs = zz1; }
+            case 1u: { lhs = a.y; rhs = zzz1; }
+            case 2u: { lhs = t0; rhs = t0; }
+            case 3u: { lhs = t0; rhs = t2; }
+            case 4u: { lhs = zz1; rhs = t2; }
+            case 5u: { lhs = zzz1; rhs = t0; }
+            case 6u: { lhs = x1; rhs = t2; }
+            case 7u: { lhs = t1; rhs = t1; }
+            case 8u: { lhs = y1; rhs = t0; }
+            default: { lhs = t1; rhs = field_sub(t2, x1); }
+        }
+        let m = mont_mul(lhs, rhs);
+        switch step {
+            case 0u: { t0 = field_sub(m, x1); }                          // P = U2 − X1
+            case 1u: { t1 = field_sub(m, y1); }                          // R = S2 − Y1
+            case 2u: { t2 = m; }                                         // PP
+            case 3u: { t0 = m; }                                         // PPP
+            case 4u: { zz1 = m; }                                        // ZZ3 = ZZ1·PP
+            case 5u: { zzz1 = m; }                                       // ZZZ3 = ZZZ1·PPP
+            case 6u: { t2 = m; }                                         // Q = X1·PP
+            case 7u: { x1 = field_sub(field_sub(m, t0), field_double(t2)); } // X3 = R² − PPP − 2Q
+            case 8u: { y1 = m; }                                         // Y1·PPP
+            default: { y1 = field_sub(m, y1); }                          // Y3 = R(Q − X3) − Y1·PPP
+        }
+        if (step == 1u && is_zero(t0)) {
+            if (is_zero(t1)) {
+                return affine_double(a);
+            }
+            return point_identity();
+        }
+    }
+    return Point(x1, y1, zz1, zzz1);
+}
+// ANCHOR_END: madd_stepped
+
+// ANCHOR: madd_stepped_by_coordinate
+// The stepped form with the input point read where a step needs it (x at step 0, y at step 1),
+// so that it need not be held through the other eight. The same step table; only the reads and
+// the identity test (on the coordinates as they arrive) differ. NVIDIA's compiler did not give it
+// fewer registers (results chapter), but at 30-bit limbs it ran faster than the by-value form.
+fn add_entry_stepped_by_coordinate(p: Point, entry: u32) -> Point {
     if (point_is_identity(p)) {
         let a = entry_affine(entry);
         if (affine_is_identity(a)) {
@@ -179,7 +240,7 @@ fn add_entry_stepped(p: Point, entry: u32) -> Point {
     }
     return Point(x1, y1, zz1, zzz1);
 }
-// ANCHOR_END: madd_stepped
+// ANCHOR_END: madd_stepped_by_coordinate
 
 // add-2008-s: XYZZ + XYZZ with the same exceptional cases.
 fn point_add(p: Point, q: Point) -> Point {

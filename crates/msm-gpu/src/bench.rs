@@ -37,7 +37,11 @@ impl ChainThroughput {
     pub fn median_rate(&self) -> f64 {
         let r = self.rates();
         let n = r.len();
-        if n % 2 == 1 { r[n / 2] } else { (r[n / 2 - 1] + r[n / 2]) / 2.0 }
+        if n % 2 == 1 {
+            r[n / 2]
+        } else {
+            (r[n / 2 - 1] + r[n / 2]) / 2.0
+        }
     }
 }
 
@@ -62,7 +66,10 @@ pub fn cpu_twin(limb_bits: u32) -> Option<Variant> {
 /// Deterministic varied elements below p (xorshift64; quality does not matter, variety does).
 pub fn sample_elements(field: Field, count: usize, seed: u64) -> Vec<Canonical> {
     let p = field.params().modulus;
-    let top = (0..p.len()).rev().find(|&i| p[i] != 0).expect("p is not zero");
+    let top = (0..p.len())
+        .rev()
+        .find(|&i| p[i] != 0)
+        .expect("p is not zero");
     let mut s = seed | 1;
     let mut next = move || {
         s ^= s << 13;
@@ -92,7 +99,9 @@ pub async fn wait_idle(ctx: &GpuContext) -> Result<(), GpuError> {
     ctx.device
         .poll(wgpu::PollType::wait_indefinitely())
         .map_err(|e| GpuError::Validation(e.to_string()))?;
-    receiver.await.map_err(|_| GpuError::Validation("the device was lost while waiting".into()))
+    receiver
+        .await
+        .map_err(|_| GpuError::Validation("the device was lost while waiting".into()))
 }
 
 /// Runs the benchmark for one configuration: warm-up, `reps` timed dispatches, verification of
@@ -111,7 +120,9 @@ pub async fn chain_throughput(
     now_seconds: &dyn Fn() -> f64,
 ) -> Result<ChainThroughput, GpuError> {
     if threads == 0 || reps == 0 {
-        return Err(GpuError::Input("threads and repetitions must be at least 1".into()));
+        return Err(GpuError::Input(
+            "threads and repetitions must be at least 1".into(),
+        ));
     }
     let kernels = cache.get(ctx, field, limb_bits, workgroup_size).await?;
     let x = sample_elements(field, threads, 0x9e37_79b9 + limb_bits as u64);
@@ -119,7 +130,11 @@ pub async fn chain_throughput(
     let (lx, ly) = (kernels.to_limbs(&x), kernels.to_limbs(&y));
     let binding_limit = ctx.limits.max_storage_buffer_binding_size;
     if (lx.len() * 4) as u64 > binding_limit {
-        return Err(GpuError::LimitExceeded { what: format!("{threads} elements"), needed: (lx.len() * 4) as u64, limit: binding_limit });
+        return Err(GpuError::LimitExceeded {
+            what: format!("{threads} elements"),
+            needed: (lx.len() * 4) as u64,
+            limit: binding_limit,
+        });
     }
     let lhs = transfer::upload_u32(ctx, "x", &lx);
     let rhs = transfer::upload_u32(ctx, "y", &ly);
@@ -147,7 +162,8 @@ pub async fn chain_throughput(
     for i in (0..threads).step_by(stride) {
         let mut acc = x[i];
         for _ in 0..iterations {
-            acc = raw_product(twin, field, &acc, &y[i]).map_err(|e| GpuError::Input(e.to_string()))?;
+            acc = raw_product(twin, field, &acc, &y[i])
+                .map_err(|e| GpuError::Input(e.to_string()))?;
         }
         verified &= acc == result[i];
     }

@@ -18,10 +18,14 @@ impl BigIntAdder {
     /// `limb_bits` must be 1..=31 so that limb + limb + carry fits a u32.
     pub fn new(ctx: &GpuContext, num_limbs: usize, limb_bits: u32) -> Result<Self, GpuError> {
         if !(1..=31).contains(&limb_bits) {
-            return Err(GpuError::Input(format!("limb width {limb_bits} bits: must be 1..=31")));
+            return Err(GpuError::Input(format!(
+                "limb width {limb_bits} bits: must be 1..=31"
+            )));
         }
         if num_limbs == 0 {
-            return Err(GpuError::Input("a big integer needs at least one limb".into()));
+            return Err(GpuError::Input(
+                "a big integer needs at least one limb".into(),
+            ));
         }
         let source = wgsl::render(
             SHADER,
@@ -32,24 +36,37 @@ impl BigIntAdder {
                 ("WORKGROUP_SIZE", WORKGROUP_SIZE.to_string()),
             ],
         )?;
-        let module = ctx.device.create_shader_module(wgpu::ShaderModuleDescriptor {
-            label: Some("bigint_add"),
-            source: wgpu::ShaderSource::Wgsl(source.into()),
-        });
-        let pipeline = ctx.device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-            label: Some("bigint_add"),
-            layout: None,
-            module: &module,
-            entry_point: Some("add"),
-            compilation_options: Default::default(),
-            cache: None,
-        });
-        Ok(Self { num_limbs, limb_bits, pipeline })
+        let module = ctx
+            .device
+            .create_shader_module(wgpu::ShaderModuleDescriptor {
+                label: Some("bigint_add"),
+                source: wgpu::ShaderSource::Wgsl(source.into()),
+            });
+        let pipeline = ctx
+            .device
+            .create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+                label: Some("bigint_add"),
+                layout: None,
+                module: &module,
+                entry_point: Some("add"),
+                compilation_options: Default::default(),
+                cache: None,
+            });
+        Ok(Self {
+            num_limbs,
+            limb_bits,
+            pipeline,
+        })
     }
 
     /// Adds `lhs[i] + rhs[i]` for every element. Inputs are flat arrays of `num_limbs` limbs per
     /// element; the output has `num_limbs + 1` words per element (the last is the carry out).
-    pub async fn add(&self, ctx: &GpuContext, lhs: &[u32], rhs: &[u32]) -> Result<Vec<u32>, GpuError> {
+    pub async fn add(
+        &self,
+        ctx: &GpuContext,
+        lhs: &[u32],
+        rhs: &[u32],
+    ) -> Result<Vec<u32>, GpuError> {
         let count = self.check_operands(lhs, rhs)?;
         let out_words = count * (self.num_limbs + 1);
         let max_binding = ctx.limits.max_storage_buffer_binding_size;
@@ -68,17 +85,36 @@ impl BigIntAdder {
             label: Some("bigint_add"),
             layout: &self.pipeline.get_bind_group_layout(0),
             entries: &[
-                wgpu::BindGroupEntry { binding: 0, resource: lhs_buf.as_entire_binding() },
-                wgpu::BindGroupEntry { binding: 1, resource: rhs_buf.as_entire_binding() },
-                wgpu::BindGroupEntry { binding: 2, resource: out_buf.as_entire_binding() },
-                wgpu::BindGroupEntry { binding: 3, resource: params.as_entire_binding() },
+                wgpu::BindGroupEntry {
+                    binding: 0,
+                    resource: lhs_buf.as_entire_binding(),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 1,
+                    resource: rhs_buf.as_entire_binding(),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 2,
+                    resource: out_buf.as_entire_binding(),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 3,
+                    resource: params.as_entire_binding(),
+                },
             ],
         });
         let (x, y) = dispatch_grid(ctx, (count as u32).div_ceil(WORKGROUP_SIZE))?;
         let scope = ctx.device.push_error_scope(wgpu::ErrorFilter::Validation);
-        let mut encoder = ctx.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("bigint_add") });
+        let mut encoder = ctx
+            .device
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                label: Some("bigint_add"),
+            });
         {
-            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor { label: Some("add"), timestamp_writes: None });
+            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+                label: Some("add"),
+                timestamp_writes: None,
+            });
             pass.set_pipeline(&self.pipeline);
             pass.set_bind_group(0, &bind_group, &[]);
             pass.dispatch_workgroups(x, y, 1);
@@ -92,7 +128,11 @@ impl BigIntAdder {
 
     fn check_operands(&self, lhs: &[u32], rhs: &[u32]) -> Result<usize, GpuError> {
         if lhs.len() != rhs.len() {
-            return Err(GpuError::Input(format!("operand lengths differ: {} vs {} limbs", lhs.len(), rhs.len())));
+            return Err(GpuError::Input(format!(
+                "operand lengths differ: {} vs {} limbs",
+                lhs.len(),
+                rhs.len()
+            )));
         }
         if !lhs.len().is_multiple_of(self.num_limbs) {
             return Err(GpuError::Input(format!(

@@ -33,7 +33,8 @@ impl GpuContext {
     pub async fn new() -> Result<Self, GpuError> {
         // Optional features the MSM uses where the adapter has them: stage timestamps, and 64-bit
         // integers for the native field arithmetic (29- to 32-bit limbs).
-        Self::with_optional_features(wgpu::Features::TIMESTAMP_QUERY | wgpu::Features::SHADER_INT64).await
+        Self::with_optional_features(wgpu::Features::TIMESTAMP_QUERY | wgpu::Features::SHADER_INT64)
+            .await
     }
 
     /// As [`GpuContext::new`], enabling only those of `optional` that the adapter offers (tests
@@ -60,7 +61,13 @@ impl GpuContext {
                 eprintln!("fastmsm-gpu: the GPU device was lost ({reason:?}): {message}");
             }
         });
-        Ok(Self { device, queue, info, limits, features })
+        Ok(Self {
+            device,
+            queue,
+            info,
+            limits,
+            features,
+        })
     }
 
     pub fn report(&self) -> AdapterReport {
@@ -94,26 +101,56 @@ async fn request_adapter() -> Result<wgpu::Adapter, GpuError> {
 /// Describes the adapter without opening a device (used by the "What can my browser do?" widget).
 pub async fn probe() -> Result<AdapterReport, GpuError> {
     let adapter = request_adapter().await?;
-    Ok(AdapterReport::new(&adapter.get_info(), &adapter.limits(), adapter.features()))
+    Ok(AdapterReport::new(
+        &adapter.get_info(),
+        &adapter.limits(),
+        adapter.features(),
+    ))
 }
 
 impl AdapterReport {
     fn new(info: &wgpu::AdapterInfo, limits: &wgpu::Limits, features: wgpu::Features) -> Self {
         let d = wgpu::Limits::default();
         let limits = vec![
-            ("maxStorageBufferBindingSize", limits.max_storage_buffer_binding_size, d.max_storage_buffer_binding_size),
+            (
+                "maxStorageBufferBindingSize",
+                limits.max_storage_buffer_binding_size,
+                d.max_storage_buffer_binding_size,
+            ),
             ("maxBufferSize", limits.max_buffer_size, d.max_buffer_size),
-            ("maxStorageBuffersPerShaderStage", limits.max_storage_buffers_per_shader_stage.into(), d.max_storage_buffers_per_shader_stage.into()),
-            ("maxComputeWorkgroupSizeX", limits.max_compute_workgroup_size_x.into(), d.max_compute_workgroup_size_x.into()),
-            ("maxComputeInvocationsPerWorkgroup", limits.max_compute_invocations_per_workgroup.into(), d.max_compute_invocations_per_workgroup.into()),
-            ("maxComputeWorkgroupsPerDimension", limits.max_compute_workgroups_per_dimension.into(), d.max_compute_workgroups_per_dimension.into()),
-            ("maxComputeWorkgroupStorageSize", limits.max_compute_workgroup_storage_size.into(), d.max_compute_workgroup_storage_size.into()),
+            (
+                "maxStorageBuffersPerShaderStage",
+                limits.max_storage_buffers_per_shader_stage.into(),
+                d.max_storage_buffers_per_shader_stage.into(),
+            ),
+            (
+                "maxComputeWorkgroupSizeX",
+                limits.max_compute_workgroup_size_x.into(),
+                d.max_compute_workgroup_size_x.into(),
+            ),
+            (
+                "maxComputeInvocationsPerWorkgroup",
+                limits.max_compute_invocations_per_workgroup.into(),
+                d.max_compute_invocations_per_workgroup.into(),
+            ),
+            (
+                "maxComputeWorkgroupsPerDimension",
+                limits.max_compute_workgroups_per_dimension.into(),
+                d.max_compute_workgroups_per_dimension.into(),
+            ),
+            (
+                "maxComputeWorkgroupStorageSize",
+                limits.max_compute_workgroup_storage_size.into(),
+                d.max_compute_workgroup_storage_size.into(),
+            ),
         ];
         Self {
             name: info.name.clone(),
             backend: format!("{:?}", info.backend),
             device_type: format!("{:?}", info.device_type),
-            driver: format!("{} {}", info.driver, info.driver_info).trim().to_string(),
+            driver: format!("{} {}", info.driver, info.driver_info)
+                .trim()
+                .to_string(),
             limits,
             subgroup_sizes: (info.subgroup_min_size, info.subgroup_max_size),
             shader_f16: features.contains(wgpu::Features::SHADER_F16),

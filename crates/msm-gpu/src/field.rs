@@ -32,7 +32,11 @@ pub const INT64_LIMB_WIDTHS: [u32; 3] = [29, 30, 32];
 /// way, 1–3% faster at 29 (benches/results/gpu-msm-experiment-widths-748e6dd-nvidia-h200.json). Before the stepped mixed
 /// addition read its point by coordinate, 29 bits had been 3–5% faster for BLS12-377 as well.
 pub fn radix64_limb_bits(field: Field) -> u32 {
-    let limbs = |w| limb_constants(field.params(), w).expect("29 and 30 bits suit every field").limbs;
+    let limbs = |w| {
+        limb_constants(field.params(), w)
+            .expect("29 and 30 bits suit every field")
+            .limbs
+    };
     if limbs(30) < limbs(29) { 30 } else { 29 }
 }
 // ANCHOR_END: int64_width
@@ -50,7 +54,11 @@ pub fn supported_limb_widths(ctx: &GpuContext) -> Vec<u32> {
 /// The fastest limb width this device runs for `field`, by the H200 measurements (benches/results/
 /// gpu-msm-nvidia-h200.json): [`radix64_limb_bits`] with SHADER_INT64, else 15.
 pub fn default_limb_bits(ctx: &GpuContext, field: Field) -> u32 {
-    if ctx.features.contains(wgpu::Features::SHADER_INT64) { radix64_limb_bits(field) } else { 15 }
+    if ctx.features.contains(wgpu::Features::SHADER_INT64) {
+        radix64_limb_bits(field)
+    } else {
+        15
+    }
 }
 
 /// Rejects a limb width this device cannot run, saying why.
@@ -64,7 +72,9 @@ pub fn check_limb_bits(ctx: &GpuContext, limb_bits: u32) -> Result<(), GpuError>
             ctx.info.name
         )));
     }
-    Err(GpuError::Input(format!("{limb_bits}-bit limbs: WGSL field arithmetic supports {LIMB_WIDTHS:?}, and {INT64_LIMB_WIDTHS:?} with SHADER_INT64")))
+    Err(GpuError::Input(format!(
+        "{limb_bits}-bit limbs: WGSL field arithmetic supports {LIMB_WIDTHS:?}, and {INT64_LIMB_WIDTHS:?} with SHADER_INT64"
+    )))
 }
 
 /// Field operations with one argument or two; each is an entry point of `field.wgsl`.
@@ -85,7 +95,17 @@ pub enum Op {
 }
 
 impl Op {
-    pub const ALL: [Op; 9] = [Op::Mul, Op::Add, Op::Sub, Op::Neg, Op::Double, Op::IntoMont, Op::IntoMontBarrett, Op::OutOfMont, Op::Chain];
+    pub const ALL: [Op; 9] = [
+        Op::Mul,
+        Op::Add,
+        Op::Sub,
+        Op::Neg,
+        Op::Double,
+        Op::IntoMont,
+        Op::IntoMontBarrett,
+        Op::OutOfMont,
+        Op::Chain,
+    ];
 
     fn entry_point(self) -> &'static str {
         match self {
@@ -119,17 +139,50 @@ pub fn shader_source(constants: &LimbConstants, workgroup_size: u32) -> Result<S
 
 /// The values of every `{{NAME}}` in field.wgsl for one field and limb width.
 pub fn field_constants(constants: &LimbConstants) -> Vec<(&'static str, String)> {
-    let list = |limbs: &[u32]| limbs.iter().map(|l| format!("{l}u")).collect::<Vec<_>>().join(", ");
+    let list = |limbs: &[u32]| {
+        limbs
+            .iter()
+            .map(|l| format!("{l}u"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
     let mut one = vec![0u32; constants.limbs];
     one[0] = 1;
     vec![
         ("NUM_LIMBS", constants.limbs.to_string()),
         ("LIMB_BITS", constants.limb_bits.to_string()),
-        ("LIMB_MASK", (u32::MAX >> (32 - constants.limb_bits)).to_string()),
+        (
+            "LIMB_MASK",
+            (u32::MAX >> (32 - constants.limb_bits)).to_string(),
+        ),
         // Limb sums need u64 only for 32-bit limbs; limb products need it above 16 bits.
-        ("ACC", if constants.limb_bits == 32 { "u64" } else { "u32" }.into()),
-        ("ACC_TOP", if constants.limb_bits == 32 { "63" } else { "31" }.into()),
-        ("PROD", if constants.limb_bits > 16 { "u64" } else { "u32" }.into()),
+        (
+            "ACC",
+            if constants.limb_bits == 32 {
+                "u64"
+            } else {
+                "u32"
+            }
+            .into(),
+        ),
+        (
+            "ACC_TOP",
+            if constants.limb_bits == 32 {
+                "63"
+            } else {
+                "31"
+            }
+            .into(),
+        ),
+        (
+            "PROD",
+            if constants.limb_bits > 16 {
+                "u64"
+            } else {
+                "u32"
+            }
+            .into(),
+        ),
         ("MODULUS", list(&constants.modulus)),
         ("R_SQUARED", list(&constants.r_squared)),
         ("R_MOD_P", list(&constants.r_mod_p)),
@@ -146,7 +199,12 @@ impl FieldKernels {
         Self::with_workgroup_size(ctx, field, limb_bits, WORKGROUP_SIZE).await
     }
 
-    pub async fn with_workgroup_size(ctx: &GpuContext, field: Field, limb_bits: u32, workgroup_size: u32) -> Result<Self, GpuError> {
+    pub async fn with_workgroup_size(
+        ctx: &GpuContext,
+        field: Field,
+        limb_bits: u32,
+        workgroup_size: u32,
+    ) -> Result<Self, GpuError> {
         if workgroup_size == 0 || workgroup_size > ctx.limits.max_compute_workgroup_size_x {
             return Err(GpuError::LimitExceeded {
                 what: "workgroup size".into(),
@@ -155,14 +213,17 @@ impl FieldKernels {
             });
         }
         check_limb_bits(ctx, limb_bits)?;
-        let constants = limb_constants(field.params(), limb_bits).map_err(|e| GpuError::Input(e.to_string()))?;
+        let constants = limb_constants(field.params(), limb_bits)
+            .map_err(|e| GpuError::Input(e.to_string()))?;
         let source = shader_source(&constants, workgroup_size)?;
         // Shader or pipeline errors come back as a GpuError instead of wgpu's default panic.
         let scope = ctx.device.push_error_scope(wgpu::ErrorFilter::Validation);
-        let module = ctx.device.create_shader_module(wgpu::ShaderModuleDescriptor {
-            label: Some("field"),
-            source: wgpu::ShaderSource::Wgsl(source.into()),
-        });
+        let module = ctx
+            .device
+            .create_shader_module(wgpu::ShaderModuleDescriptor {
+                label: Some("field"),
+                source: wgpu::ShaderSource::Wgsl(source.into()),
+            });
         let storage = |binding, read_only| wgpu::BindGroupLayoutEntry {
             binding,
             visibility: wgpu::ShaderStages::COMPUTE,
@@ -173,47 +234,61 @@ impl FieldKernels {
             },
             count: None,
         };
-        let layout = ctx.device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-            label: Some("field"),
-            entries: &[
-                storage(0, true),
-                storage(1, true),
-                storage(2, false),
-                wgpu::BindGroupLayoutEntry {
-                    binding: 3,
-                    visibility: wgpu::ShaderStages::COMPUTE,
-                    ty: wgpu::BindingType::Buffer {
-                        ty: wgpu::BufferBindingType::Uniform,
-                        has_dynamic_offset: false,
-                        min_binding_size: None,
+        let layout = ctx
+            .device
+            .create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+                label: Some("field"),
+                entries: &[
+                    storage(0, true),
+                    storage(1, true),
+                    storage(2, false),
+                    wgpu::BindGroupLayoutEntry {
+                        binding: 3,
+                        visibility: wgpu::ShaderStages::COMPUTE,
+                        ty: wgpu::BindingType::Buffer {
+                            ty: wgpu::BufferBindingType::Uniform,
+                            has_dynamic_offset: false,
+                            min_binding_size: None,
+                        },
+                        count: None,
                     },
-                    count: None,
-                },
-            ],
-        });
-        let pipeline_layout = ctx.device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-            label: Some("field"),
-            bind_group_layouts: &[Some(&layout)],
-            immediate_size: 0,
-        });
+                ],
+            });
+        let pipeline_layout = ctx
+            .device
+            .create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+                label: Some("field"),
+                bind_group_layouts: &[Some(&layout)],
+                immediate_size: 0,
+            });
         let pipelines = Op::ALL
             .iter()
             .map(|&op| {
-                let pipeline = ctx.device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-                    label: Some(op.entry_point()),
-                    layout: Some(&pipeline_layout),
-                    module: &module,
-                    entry_point: Some(op.entry_point()),
-                    compilation_options: Default::default(),
-                    cache: None,
-                });
+                let pipeline =
+                    ctx.device
+                        .create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+                            label: Some(op.entry_point()),
+                            layout: Some(&pipeline_layout),
+                            module: &module,
+                            entry_point: Some(op.entry_point()),
+                            compilation_options: Default::default(),
+                            cache: None,
+                        });
                 (op, pipeline)
             })
             .collect();
         if let Some(error) = scope.pop().await {
-            return Err(GpuError::Validation(format!("{} with {limb_bits}-bit limbs: {error}", field.name())));
+            return Err(GpuError::Validation(format!(
+                "{} with {limb_bits}-bit limbs: {error}",
+                field.name()
+            )));
         }
-        Ok(Self { constants, workgroup_size, layout, pipelines })
+        Ok(Self {
+            constants,
+            workgroup_size,
+            layout,
+            pipelines,
+        })
     }
 
     pub fn limbs(&self) -> usize {
@@ -222,22 +297,44 @@ impl FieldKernels {
 
     /// Runs `op` over elements given as flat limb arrays (`limbs()` u32 per element, each limb
     /// below 2^w and each element below p). One-argument ops ignore `rhs` (pass an empty slice).
-    pub async fn run(&self, ctx: &GpuContext, op: Op, lhs: &[u32], rhs: &[u32], iterations: u32) -> Result<Vec<u32>, GpuError> {
+    pub async fn run(
+        &self,
+        ctx: &GpuContext,
+        op: Op,
+        lhs: &[u32],
+        rhs: &[u32],
+        iterations: u32,
+    ) -> Result<Vec<u32>, GpuError> {
         let n = self.limbs();
         if !lhs.len().is_multiple_of(n) {
-            return Err(GpuError::Input(format!("{} limbs is not a whole number of {n}-limb elements", lhs.len())));
+            return Err(GpuError::Input(format!(
+                "{} limbs is not a whole number of {n}-limb elements",
+                lhs.len()
+            )));
         }
         let count = lhs.len() / n;
         let binary = matches!(op, Op::Mul | Op::Add | Op::Sub | Op::Chain);
         if binary && rhs.len() != lhs.len() {
-            return Err(GpuError::Input(format!("operand lengths differ: {} vs {} limbs", lhs.len(), rhs.len())));
+            return Err(GpuError::Input(format!(
+                "operand lengths differ: {} vs {} limbs",
+                lhs.len(),
+                rhs.len()
+            )));
         }
-        let (buffers, bind_group) = self.bind(ctx, lhs, if binary { rhs } else { &[] }, count, iterations);
+        let (buffers, bind_group) =
+            self.bind(ctx, lhs, if binary { rhs } else { &[] }, count, iterations);
         self.dispatch(ctx, op, &bind_group, count)?;
         read_u32(ctx, &buffers, lhs.len()).await
     }
 
-    fn bind(&self, ctx: &GpuContext, lhs: &[u32], rhs: &[u32], count: usize, iterations: u32) -> (wgpu::Buffer, wgpu::BindGroup) {
+    fn bind(
+        &self,
+        ctx: &GpuContext,
+        lhs: &[u32],
+        rhs: &[u32],
+        count: usize,
+        iterations: u32,
+    ) -> (wgpu::Buffer, wgpu::BindGroup) {
         let lhs_buf = upload_u32(ctx, "lhs", lhs);
         let rhs_buf = upload_u32(ctx, "rhs", rhs);
         let out_buf = output_u32(ctx, "out", lhs.len());
@@ -247,26 +344,63 @@ impl FieldKernels {
     }
 
     /// Binds caller-owned buffers (benchmarks reuse them across dispatches).
-    pub fn bind_group(&self, ctx: &GpuContext, lhs: &wgpu::Buffer, rhs: &wgpu::Buffer, out: &wgpu::Buffer, params: &wgpu::Buffer) -> wgpu::BindGroup {
+    pub fn bind_group(
+        &self,
+        ctx: &GpuContext,
+        lhs: &wgpu::Buffer,
+        rhs: &wgpu::Buffer,
+        out: &wgpu::Buffer,
+        params: &wgpu::Buffer,
+    ) -> wgpu::BindGroup {
         ctx.device.create_bind_group(&wgpu::BindGroupDescriptor {
             label: Some("field"),
             layout: &self.layout,
             entries: &[
-                wgpu::BindGroupEntry { binding: 0, resource: lhs.as_entire_binding() },
-                wgpu::BindGroupEntry { binding: 1, resource: rhs.as_entire_binding() },
-                wgpu::BindGroupEntry { binding: 2, resource: out.as_entire_binding() },
-                wgpu::BindGroupEntry { binding: 3, resource: params.as_entire_binding() },
+                wgpu::BindGroupEntry {
+                    binding: 0,
+                    resource: lhs.as_entire_binding(),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 1,
+                    resource: rhs.as_entire_binding(),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 2,
+                    resource: out.as_entire_binding(),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 3,
+                    resource: params.as_entire_binding(),
+                },
             ],
         })
     }
 
     /// Records and submits one dispatch of `op`; returns as soon as it is queued.
-    pub fn dispatch(&self, ctx: &GpuContext, op: Op, bind_group: &wgpu::BindGroup, count: usize) -> Result<(), GpuError> {
-        let pipeline = &self.pipelines.iter().find(|(o, _)| *o == op).expect("every op has a pipeline").1;
+    pub fn dispatch(
+        &self,
+        ctx: &GpuContext,
+        op: Op,
+        bind_group: &wgpu::BindGroup,
+        count: usize,
+    ) -> Result<(), GpuError> {
+        let pipeline = &self
+            .pipelines
+            .iter()
+            .find(|(o, _)| *o == op)
+            .expect("every op has a pipeline")
+            .1;
         let (x, y) = dispatch_grid(ctx, (count as u32).div_ceil(self.workgroup_size))?;
-        let mut encoder = ctx.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("field") });
+        let mut encoder = ctx
+            .device
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                label: Some("field"),
+            });
         {
-            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor { label: Some(op.entry_point()), timestamp_writes: None });
+            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+                label: Some(op.entry_point()),
+                timestamp_writes: None,
+            });
             pass.set_pipeline(pipeline);
             pass.set_bind_group(0, bind_group, &[]);
             pass.dispatch_workgroups(x, y, 1);
@@ -280,7 +414,9 @@ impl FieldKernels {
         let w = self.constants.limb_bits;
         values
             .iter()
-            .flat_map(|v| (0..self.limbs()).map(move |i| fastmsm_mont::words::limb_of(v, i, w) as u32))
+            .flat_map(|v| {
+                (0..self.limbs()).map(move |i| fastmsm_mont::words::limb_of(v, i, w) as u32)
+            })
             .collect()
     }
 
@@ -313,12 +449,20 @@ pub struct FieldKernelCache {
 }
 
 impl FieldKernelCache {
-    pub async fn get(&mut self, ctx: &GpuContext, field: Field, limb_bits: u32, workgroup_size: u32) -> Result<std::sync::Arc<FieldKernels>, GpuError> {
+    pub async fn get(
+        &mut self,
+        ctx: &GpuContext,
+        field: Field,
+        limb_bits: u32,
+        workgroup_size: u32,
+    ) -> Result<std::sync::Arc<FieldKernels>, GpuError> {
         let key = (field, limb_bits, workgroup_size);
         if let Some((_, k)) = self.entries.iter().find(|(k, _)| *k == key) {
             return Ok(k.clone());
         }
-        let kernels = std::sync::Arc::new(FieldKernels::with_workgroup_size(ctx, field, limb_bits, workgroup_size).await?);
+        let kernels = std::sync::Arc::new(
+            FieldKernels::with_workgroup_size(ctx, field, limb_bits, workgroup_size).await?,
+        );
         self.entries.push((key, kernels.clone()));
         Ok(kernels)
     }

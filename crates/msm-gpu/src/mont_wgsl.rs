@@ -19,7 +19,9 @@ pub fn mont_mul_source(k: &LimbConstants) -> String {
         16 => cios16(k),
         26..=30 => reduced_radix(k, Columns::U64),
         32 => cios32_no_carry(k),
-        w => panic!("no WGSL Montgomery product for {w}-bit limbs (supported: 12..=16, 26..=30, 32)"),
+        w => {
+            panic!("no WGSL Montgomery product for {w}-bit limbs (supported: 12..=16, 26..=30, 32)")
+        }
     }
 }
 
@@ -40,7 +42,13 @@ fn reduced_radix(k: &LimbConstants, columns: Columns) -> String {
     let n_safe = k.n_safe() as usize;
     assert!(n_safe > 0, "reduced radix needs nSafe ≥ 1");
     // A limb (u32 in a Big) or constant as a column value.
-    let wide = |v: String| if columns == Columns::U64 { format!("u64({v})") } else { v };
+    let wide = |v: String| {
+        if columns == Columns::U64 {
+            format!("u64({v})")
+        } else {
+            v
+        }
+    };
     let mask = wide("LIMB_MASK".into());
     let mut src = String::new();
     let w = &mut src;
@@ -54,11 +62,26 @@ fn reduced_radix(k: &LimbConstants, columns: Columns) -> String {
         writeln!(w, "        let xi = {};", wide(format!("x[{i}]"))).unwrap();
         writeln!(w, "        let t0 = s0 + xi * y0;").unwrap();
         // q = t0·μ mod 2^w depends on t0's low w ≤ 32 bits only: a u32 product suffices.
-        writeln!(w, "        let q = {};", wide(format!("(u32(t0) * {}u) & LIMB_MASK", k.mu))).unwrap();
-        writeln!(w, "        var c = (t0 + q * {}) >> LIMB_BITS;", wide(format!("{}u", k.modulus[0]))).unwrap();
+        writeln!(
+            w,
+            "        let q = {};",
+            wide(format!("(u32(t0) * {}u) & LIMB_MASK", k.mu))
+        )
+        .unwrap();
+        writeln!(
+            w,
+            "        var c = (t0 + q * {}) >> LIMB_BITS;",
+            wide(format!("{}u", k.modulus[0]))
+        )
+        .unwrap();
         for j in 1..n {
             let carry_in = if (j - 1) % n_safe == 0 { " + c" } else { "" };
-            writeln!(w, "        let t{j} = s{j} + xi * y{j} + q * {}{carry_in};", wide(format!("{}u", k.modulus[j]))).unwrap();
+            writeln!(
+                w,
+                "        let t{j} = s{j} + xi * y{j} + q * {}{carry_in};",
+                wide(format!("{}u", k.modulus[j]))
+            )
+            .unwrap();
             if j % n_safe == 0 {
                 writeln!(w, "        c = t{j} >> LIMB_BITS;").unwrap();
                 writeln!(w, "        s{} = t{j} & {mask};", j - 1).unwrap();
@@ -66,14 +89,22 @@ fn reduced_radix(k: &LimbConstants, columns: Columns) -> String {
                 writeln!(w, "        s{} = t{j};", j - 1).unwrap();
             }
         }
-        let top = if (n - 1).is_multiple_of(n_safe) { "c".to_string() } else { wide("0u".into()) };
+        let top = if (n - 1).is_multiple_of(n_safe) {
+            "c".to_string()
+        } else {
+            wide("0u".into())
+        };
         writeln!(w, "        s{} = {top};", n - 1).unwrap();
         writeln!(w, "    }}").unwrap();
     }
     // The column sums are not yet limbs: carry once through, then subtract p if needed.
     writeln!(w, "    var c = {};", wide("0u".into())).unwrap();
     for j in 0..n {
-        writeln!(w, "    let f{j} = s{j} + c; let l{j} = u32(f{j} & {mask}); c = f{j} >> LIMB_BITS;").unwrap();
+        writeln!(
+            w,
+            "    let f{j} = s{j} + c; let l{j} = u32(f{j} & {mask}); c = f{j} >> LIMB_BITS;"
+        )
+        .unwrap();
     }
     reduce_once(w, k, "l", "0u");
     writeln!(w, "}}").unwrap();
@@ -97,13 +128,23 @@ fn cios16(k: &LimbConstants) -> String {
         writeln!(w, "        let xi = x[{i}];").unwrap();
         writeln!(w, "        var c = 0u;").unwrap();
         for j in 0..n {
-            writeln!(w, "        {{ let s = t{j} + xi * y{j} + c; t{j} = s & LIMB_MASK; c = s >> 16u; }}").unwrap();
+            writeln!(
+                w,
+                "        {{ let s = t{j} + xi * y{j} + c; t{j} = s & LIMB_MASK; c = s >> 16u; }}"
+            )
+            .unwrap();
         }
         writeln!(w, "        let top = t_hi + c;").unwrap();
         writeln!(w, "        let m = (t0 * {}u) & LIMB_MASK;", k.mu).unwrap();
         writeln!(w, "        c = (t0 + m * {}u) >> 16u;", k.modulus[0]).unwrap();
         for j in 1..n {
-            writeln!(w, "        {{ let s = t{j} + m * {}u + c; t{} = s & LIMB_MASK; c = s >> 16u; }}", k.modulus[j], j - 1).unwrap();
+            writeln!(
+                w,
+                "        {{ let s = t{j} + m * {}u + c; t{} = s & LIMB_MASK; c = s >> 16u; }}",
+                k.modulus[j],
+                j - 1
+            )
+            .unwrap();
         }
         writeln!(w, "        let s = top + c;").unwrap();
         writeln!(w, "        t{} = s & LIMB_MASK;", n - 1).unwrap();
@@ -121,7 +162,10 @@ fn cios16(k: &LimbConstants) -> String {
 /// product plus two 32-bit addends is at most 2⁶⁴ − 1, so every step fits a u64.
 fn cios32_no_carry(k: &LimbConstants) -> String {
     let n = k.limbs;
-    assert!(k.modulus[n - 1] < 0x7fff_ffff, "no-carry CIOS needs p's top 32-bit limb below 2^31 - 1");
+    assert!(
+        k.modulus[n - 1] < 0x7fff_ffff,
+        "no-carry CIOS needs p's top 32-bit limb below 2^31 - 1"
+    );
     let mut src = String::new();
     let w = &mut src;
     writeln!(w, "fn mont_mul(x: Big, y: Big) -> Big {{").unwrap();
@@ -135,11 +179,21 @@ fn cios32_no_carry(k: &LimbConstants) -> String {
         writeln!(w, "        var s = u64(t0) + xi * y0;").unwrap();
         writeln!(w, "        var a = s >> 32u;").unwrap();
         writeln!(w, "        let m = u32(s) * {}u;", k.mu).unwrap();
-        writeln!(w, "        var c = (u64(u32(s)) + u64(m) * u64({}u)) >> 32u;", k.modulus[0]).unwrap();
+        writeln!(
+            w,
+            "        var c = (u64(u32(s)) + u64(m) * u64({}u)) >> 32u;",
+            k.modulus[0]
+        )
+        .unwrap();
         for j in 1..n {
             writeln!(w, "        s = u64(t{j}) + xi * y{j} + a;").unwrap();
             writeln!(w, "        a = s >> 32u;").unwrap();
-            writeln!(w, "        s = u64(u32(s)) + u64(m) * u64({}u) + c;", k.modulus[j]).unwrap();
+            writeln!(
+                w,
+                "        s = u64(u32(s)) + u64(m) * u64({}u) + c;",
+                k.modulus[j]
+            )
+            .unwrap();
             writeln!(w, "        t{} = u32(s);", j - 1).unwrap();
             writeln!(w, "        c = s >> 32u;").unwrap();
         }
@@ -149,9 +203,16 @@ fn cios32_no_carry(k: &LimbConstants) -> String {
     // Below 2p: subtract p once in 64-bit differences (a borrow is the top bit) and keep t if negative.
     writeln!(w, "    var borrow = 0u;").unwrap();
     for j in 0..n {
-        writeln!(w, "    let d{j} = u64(t{j}) - u64({}u) - u64(borrow); borrow = u32(d{j} >> 63u);", k.modulus[j]).unwrap();
+        writeln!(
+            w,
+            "    let d{j} = u64(t{j}) - u64({}u) - u64(borrow); borrow = u32(d{j} >> 63u);",
+            k.modulus[j]
+        )
+        .unwrap();
     }
-    let limbs: Vec<String> = (0..n).map(|j| format!("select(u32(d{j}), t{j}, borrow == 1u)")).collect();
+    let limbs: Vec<String> = (0..n)
+        .map(|j| format!("select(u32(d{j}), t{j}, borrow == 1u)"))
+        .collect();
     writeln!(w, "    return Big({});", limbs.join(", ")).unwrap();
     writeln!(w, "}}").unwrap();
     src
@@ -162,10 +223,21 @@ fn cios32_no_carry(k: &LimbConstants) -> String {
 fn reduce_once(w: &mut String, k: &LimbConstants, v: &str, top: &str) {
     writeln!(w, "    var borrow = 0u;").unwrap();
     for j in 0..k.limbs {
-        writeln!(w, "    let d{j} = {v}{j} - {}u - borrow; borrow = d{j} >> 31u;", k.modulus[j]).unwrap();
+        writeln!(
+            w,
+            "    let d{j} = {v}{j} - {}u - borrow; borrow = d{j} >> 31u;",
+            k.modulus[j]
+        )
+        .unwrap();
     }
-    writeln!(w, "    let keep = {top} < borrow; // v < p: the subtraction went negative").unwrap();
-    let limbs: Vec<String> = (0..k.limbs).map(|j| format!("select(d{j} & LIMB_MASK, {v}{j}, keep)")).collect();
+    writeln!(
+        w,
+        "    let keep = {top} < borrow; // v < p: the subtraction went negative"
+    )
+    .unwrap();
+    let limbs: Vec<String> = (0..k.limbs)
+        .map(|j| format!("select(d{j} & LIMB_MASK, {v}{j}, keep)"))
+        .collect();
     writeln!(w, "    return Big({});", limbs.join(", ")).unwrap();
 }
 // ANCHOR_END: generator

@@ -11,8 +11,12 @@ use crate::GpuContext;
 pub fn gpu() -> &'static GpuContext {
     static CONTEXT: OnceLock<GpuContext> = OnceLock::new();
     CONTEXT.get_or_init(|| {
-        let ctx = block_on(GpuContext::new()).unwrap_or_else(|e| panic!("GPU tests need an adapter: {e}"));
-        eprintln!("GPU tests run on: {} ({:?}, {:?})", ctx.info.name, ctx.info.backend, ctx.info.device_type);
+        let ctx = block_on(GpuContext::new())
+            .unwrap_or_else(|e| panic!("GPU tests need an adapter: {e}"));
+        eprintln!(
+            "GPU tests run on: {} ({:?}, {:?})",
+            ctx.info.name, ctx.info.backend, ctx.info.device_type
+        );
         ctx
     })
 }

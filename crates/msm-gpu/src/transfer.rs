@@ -7,21 +7,27 @@ use crate::{GpuContext, GpuError};
 /// A read-only storage buffer holding `data`.
 pub fn upload_u32(ctx: &GpuContext, label: &str, data: &[u32]) -> wgpu::Buffer {
     // WebGPU rejects zero-sized bindings; keep one word so empty inputs still form a valid bind group.
-    let bytes: &[u8] = if data.is_empty() { &[0; 4] } else { bytemuck::cast_slice(data) };
-    ctx.device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-        label: Some(label),
-        contents: bytes,
-        usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
-    })
+    let bytes: &[u8] = if data.is_empty() {
+        &[0; 4]
+    } else {
+        bytemuck::cast_slice(data)
+    };
+    ctx.device
+        .create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some(label),
+            contents: bytes,
+            usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
+        })
 }
 
 /// A uniform buffer holding `data` (parameters such as element counts).
 pub fn uniform_u32(ctx: &GpuContext, label: &str, data: &[u32]) -> wgpu::Buffer {
-    ctx.device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-        label: Some(label),
-        contents: bytemuck::cast_slice(data),
-        usage: wgpu::BufferUsages::UNIFORM,
-    })
+    ctx.device
+        .create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some(label),
+            contents: bytemuck::cast_slice(data),
+            usage: wgpu::BufferUsages::UNIFORM,
+        })
 }
 
 /// A writable storage buffer of `words` u32 that can be copied back to the host.
@@ -35,7 +41,11 @@ pub fn output_u32(ctx: &GpuContext, label: &str, words: usize) -> wgpu::Buffer {
 }
 
 /// Copies the first `words` u32 of `src` back to the host.
-pub async fn read_u32(ctx: &GpuContext, src: &wgpu::Buffer, words: usize) -> Result<Vec<u32>, GpuError> {
+pub async fn read_u32(
+    ctx: &GpuContext,
+    src: &wgpu::Buffer,
+    words: usize,
+) -> Result<Vec<u32>, GpuError> {
     read_many(ctx, &[(src, words)]).await
 }
 
@@ -43,7 +53,10 @@ pub async fn read_u32(ctx: &GpuContext, src: &wgpu::Buffer, words: usize) -> Res
 ///
 /// The wait is portable: natively we block in `poll`; in a browser the map callback fires when the
 /// GPU is done and the awaiting task resumes.
-pub async fn read_many(ctx: &GpuContext, sources: &[(&wgpu::Buffer, usize)]) -> Result<Vec<u32>, GpuError> {
+pub async fn read_many(
+    ctx: &GpuContext,
+    sources: &[(&wgpu::Buffer, usize)],
+) -> Result<Vec<u32>, GpuError> {
     let total: usize = sources.iter().map(|s| s.1).sum();
     if total == 0 {
         return Ok(Vec::new());
@@ -54,7 +67,11 @@ pub async fn read_many(ctx: &GpuContext, sources: &[(&wgpu::Buffer, usize)]) -> 
         usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
         mapped_at_creation: false,
     });
-    let mut encoder = ctx.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("readback") });
+    let mut encoder = ctx
+        .device
+        .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+            label: Some("readback"),
+        });
     let mut offset = 0;
     for &(src, words) in sources {
         encoder.copy_buffer_to_buffer(src, 0, &staging, offset, (words * 4) as u64);
@@ -63,9 +80,11 @@ pub async fn read_many(ctx: &GpuContext, sources: &[(&wgpu::Buffer, usize)]) -> 
     ctx.queue.submit([encoder.finish()]);
 
     let (sender, receiver) = futures_channel::oneshot::channel();
-    staging.slice(..).map_async(wgpu::MapMode::Read, move |result| {
-        let _ = sender.send(result);
-    });
+    staging
+        .slice(..)
+        .map_async(wgpu::MapMode::Read, move |result| {
+            let _ = sender.send(result);
+        });
     #[cfg(not(target_arch = "wasm32"))]
     ctx.device
         .poll(wgpu::PollType::wait_indefinitely())
@@ -75,7 +94,9 @@ pub async fn read_many(ctx: &GpuContext, sources: &[(&wgpu::Buffer, usize)]) -> 
         .map_err(|_| GpuError::Readback("the device was dropped before the map finished".into()))?
         .map_err(|e| GpuError::Readback(e.to_string()))?;
     let words_out = {
-        let view = staging.get_mapped_range(..).map_err(|e| GpuError::Readback(e.to_string()))?;
+        let view = staging
+            .get_mapped_range(..)
+            .map_err(|e| GpuError::Readback(e.to_string()))?;
         bytemuck::cast_slice::<u8, u32>(&view).to_vec()
     };
     staging.unmap();

@@ -14,9 +14,9 @@ pub fn render(template: &str, constants: &[(&str, String)]) -> Result<String, Gp
     while let Some(start) = rest.find("{{") {
         out.push_str(&rest[..start]);
         let after = &rest[start + 2..];
-        let end = after
-            .find("}}")
-            .ok_or_else(|| GpuError::Template(format!("unclosed '{{{{' near: {}", preview(after))))?;
+        let end = after.find("}}").ok_or_else(|| {
+            GpuError::Template(format!("unclosed '{{{{' near: {}", preview(after)))
+        })?;
         let name = after[..end].trim();
         let index = constants
             .iter()
@@ -28,7 +28,10 @@ pub fn render(template: &str, constants: &[(&str, String)]) -> Result<String, Gp
     }
     out.push_str(rest);
     if let Some(i) = used.iter().position(|u| !u) {
-        return Err(GpuError::Template(format!("constant {} is not used by the shader", constants[i].0)));
+        return Err(GpuError::Template(format!(
+            "constant {} is not used by the shader",
+            constants[i].0
+        )));
     }
     Ok(out)
 }
@@ -71,15 +74,24 @@ pub fn unroll_fixed_loops(src: &str, limbs: usize) -> String {
 fn parse_fixed_loop(s: &str, limbs: usize) -> Option<(&str, usize, &str, usize)> {
     let header_end = s.find('{')?;
     let header = &s[..header_end];
-    let inner = header.strip_prefix("for (var ")?.trim_end().strip_suffix(')')?;
+    let inner = header
+        .strip_prefix("for (var ")?
+        .trim_end()
+        .strip_suffix(')')?;
     let parts: Vec<&str> = inner.split(';').map(str::trim).collect();
-    let [init, cond, step] = parts[..] else { return None };
+    let [init, cond, step] = parts[..] else {
+        return None;
+    };
     let index = init.strip_suffix("= 0u")?.trim();
     let bound = cond.strip_prefix(index)?.trim().strip_prefix('<')?.trim();
     if step != format!("{index}++") {
         return None;
     }
-    let trips = if bound == "NUM_LIMBS" { limbs } else { bound.strip_suffix('u')?.parse().ok()? };
+    let trips = if bound == "NUM_LIMBS" {
+        limbs
+    } else {
+        bound.strip_suffix('u')?.parse().ok()?
+    };
     let mut depth = 0usize;
     for (i, ch) in s[header_end..].char_indices() {
         match ch {
@@ -105,7 +117,11 @@ fn replace_identifier(text: &str, name: &str, value: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut rest = text;
     while let Some(pos) = rest.find(name) {
-        let before = if pos > 0 { rest[..pos].chars().last() } else { out.chars().last() };
+        let before = if pos > 0 {
+            rest[..pos].chars().last()
+        } else {
+            out.chars().last()
+        };
         let after = rest[pos + name.len()..].chars().next();
         out.push_str(&rest[..pos]);
         if before.is_some_and(is_ident) || after.is_some_and(is_ident) {
@@ -129,7 +145,11 @@ mod tests {
 
     #[test]
     fn fills_every_placeholder() {
-        let src = render("const N: u32 = {{N}}u; const W = {{ W }}u;", &[("N", "20".into()), ("W", "13".into())]).unwrap();
+        let src = render(
+            "const N: u32 = {{N}}u; const W = {{ W }}u;",
+            &[("N", "20".into()), ("W", "13".into())],
+        )
+        .unwrap();
         assert_eq!(src, "const N: u32 = 20u; const W = 13u;");
     }
 
@@ -142,7 +162,10 @@ mod tests {
             "{  r[0u] = a[0u] + i_x; {  c[0u][0u] = 0u;  }{  c[1u][0u] = 0u;  }  }{  r[1u] = a[1u] + i_x; {  c[0u][1u] = 0u;  }{  c[1u][1u] = 0u;  }  }"
         );
         // Bounds that are not fixed, or bodies that leave early, stay loops.
-        for kept in ["for (var i = 0u; i < n; i++) { x += i; }", "for (var i = 0u; i < 4u; i++) { if (x) { break; } }"] {
+        for kept in [
+            "for (var i = 0u; i < n; i++) { x += i; }",
+            "for (var i = 0u; i < 4u; i++) { if (x) { break; } }",
+        ] {
             assert_eq!(unroll_fixed_loops(kept, 2), kept);
         }
     }

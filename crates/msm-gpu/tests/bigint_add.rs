@@ -13,7 +13,10 @@ fn to_limbs(x: &BigUint, num_limbs: usize, bits: u32) -> Vec<u32> {
 }
 
 fn from_limbs(limbs: &[u32], bits: u32) -> BigUint {
-    limbs.iter().rev().fold(BigUint::from(0u32), |acc, &l| (acc << bits) + l)
+    limbs
+        .iter()
+        .rev()
+        .fold(BigUint::from(0u32), |acc, &l| (acc << bits) + l)
 }
 
 /// Random 2^(limbs*bits)-bit operands plus the edge cases that stress carries.
@@ -36,12 +39,21 @@ fn check_width(num_limbs: usize, bits: u32) {
     let ctx = gpu();
     let adder = BigIntAdder::new(ctx, num_limbs, bits).unwrap();
     let pairs = operands(num_limbs, bits, 1000);
-    let lhs: Vec<u32> = pairs.iter().flat_map(|(a, _)| to_limbs(a, num_limbs, bits)).collect();
-    let rhs: Vec<u32> = pairs.iter().flat_map(|(_, b)| to_limbs(b, num_limbs, bits)).collect();
+    let lhs: Vec<u32> = pairs
+        .iter()
+        .flat_map(|(a, _)| to_limbs(a, num_limbs, bits))
+        .collect();
+    let rhs: Vec<u32> = pairs
+        .iter()
+        .flat_map(|(_, b)| to_limbs(b, num_limbs, bits))
+        .collect();
     let sums = block_on(adder.add(ctx, &lhs, &rhs)).unwrap();
     assert_eq!(sums.len(), pairs.len() * (num_limbs + 1));
     for (i, ((a, b), sum)) in pairs.iter().zip(sums.chunks(num_limbs + 1)).enumerate() {
-        assert!(sum.iter().all(|&l| l < 1 << bits), "element {i}: limb overflow {sum:?}");
+        assert!(
+            sum.iter().all(|&l| l < 1 << bits),
+            "element {i}: limb overflow {sum:?}"
+        );
         assert_eq!(from_limbs(sum, bits), a + b, "element {i}: {a} + {b}");
     }
 }
@@ -74,18 +86,32 @@ fn rejects_bad_input() {
     assert!(BigIntAdder::new(ctx, 20, 32).is_err());
     assert!(BigIntAdder::new(ctx, 0, 13).is_err());
     let adder = BigIntAdder::new(ctx, 2, 13).unwrap();
-    let err = block_on(adder.add(ctx, &[1, 2], &[1])).unwrap_err().to_string();
+    let err = block_on(adder.add(ctx, &[1, 2], &[1]))
+        .unwrap_err()
+        .to_string();
     assert!(err.contains("lengths differ"), "{err}");
-    let err = block_on(adder.add(ctx, &[1, 2, 3], &[1, 2, 3])).unwrap_err().to_string();
+    let err = block_on(adder.add(ctx, &[1, 2, 3], &[1, 2, 3]))
+        .unwrap_err()
+        .to_string();
     assert!(err.contains("whole number"), "{err}");
-    let err = block_on(adder.add(ctx, &[1, 1 << 13], &[0, 0])).unwrap_err().to_string();
+    let err = block_on(adder.add(ctx, &[1, 1 << 13], &[0, 0]))
+        .unwrap_err()
+        .to_string();
     assert!(err.contains("lhs element 0 limb 1"), "{err}");
 }
 
 #[test]
 fn adapter_reports_usable_limits() {
     let report = gpu().report();
-    let binding = report.limits.iter().find(|(n, _, _)| *n == "maxStorageBufferBindingSize").unwrap();
-    assert!(binding.1 >= 1 << 27, "maxStorageBufferBindingSize {} below the WebGPU minimum", binding.1);
+    let binding = report
+        .limits
+        .iter()
+        .find(|(n, _, _)| *n == "maxStorageBufferBindingSize")
+        .unwrap();
+    assert!(
+        binding.1 >= 1 << 27,
+        "maxStorageBufferBindingSize {} below the WebGPU minimum",
+        binding.1
+    );
     assert!(!report.name.is_empty());
 }

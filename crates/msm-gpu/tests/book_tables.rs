@@ -25,7 +25,13 @@ fn limb_table() -> String {
         let mib = (1u64 << 20) * 2 * bls.limbs as u64 * 4 / (1 << 20);
         t += &format!(
             "| {w} | {} | {} | {} | {n_safe} | {} / {} | {} / {} | {mib} |\n",
-            bn.limbs, bls.limbs, bn.budget.products_per_carry, ob.multiplies, ob.others, ol.multiplies, ol.others
+            bn.limbs,
+            bls.limbs,
+            bn.budget.products_per_carry,
+            ob.multiplies,
+            ob.others,
+            ol.multiplies,
+            ol.others
         );
     }
     t
@@ -34,14 +40,23 @@ fn limb_table() -> String {
 #[test]
 fn chapter_limb_table_is_generated_from_code() {
     let chapter = std::fs::read_to_string(CHAPTER).unwrap();
-    let start = chapter.find(BEGIN).expect("limb-table begin marker in the chapter") + BEGIN.len();
+    let start = chapter
+        .find(BEGIN)
+        .expect("limb-table begin marker in the chapter")
+        + BEGIN.len();
     let end = start + chapter[start..].find(END).expect("limb-table end marker");
     let expected = limb_table();
     if chapter[start..end] != expected {
         if std::env::var_os("FASTMSM_BLESS").is_some() {
-            std::fs::write(CHAPTER, format!("{}{expected}{}", &chapter[..start], &chapter[end..])).unwrap();
+            std::fs::write(
+                CHAPTER,
+                format!("{}{expected}{}", &chapter[..start], &chapter[end..]),
+            )
+            .unwrap();
         } else {
-            panic!("the chapter's limb table is stale; expected:\n{expected}\n(rerun with FASTMSM_BLESS=1 to update it)");
+            panic!(
+                "the chapter's limb table is stale; expected:\n{expected}\n(rerun with FASTMSM_BLESS=1 to update it)"
+            );
         }
     }
 }

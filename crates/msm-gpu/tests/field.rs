@@ -2,14 +2,18 @@
 //! (`fastmsm_mont::gpu_twin`), on the test adapter (lavapipe in CI).
 
 use fastmsm_gpu::GpuContext;
-use fastmsm_gpu::field::{FieldKernels, INT64_LIMB_WIDTHS, LIMB_WIDTHS, Op, default_limb_bits, supported_limb_widths};
+use fastmsm_gpu::field::{
+    FieldKernels, INT64_LIMB_WIDTHS, LIMB_WIDTHS, Op, default_limb_bits, supported_limb_widths,
+};
 use fastmsm_gpu::testing::{block_on, gpu, gpu_int64};
 use fastmsm_mont::{Canonical, Field, Variant, raw_product};
 use num_bigint::{BigUint, RandBigInt};
 use rand::{SeedableRng, rngs::StdRng};
 
 fn big(x: &Canonical) -> BigUint {
-    x.iter().rev().fold(BigUint::from(0u32), |acc, &w| (acc << 64u32) + w)
+    x.iter()
+        .rev()
+        .fold(BigUint::from(0u32), |acc, &w| (acc << 64u32) + w)
 }
 
 fn canonical(x: &BigUint) -> Canonical {
@@ -27,7 +31,15 @@ fn modulus(field: Field) -> BigUint {
 /// Edge values (0, 1, 2, p−1, p−2, R mod p, 2^(bits−1), values just under p) then random ones.
 fn inputs(field: Field, r: &BigUint, random: usize, seed: u64) -> Vec<Canonical> {
     let p = modulus(field);
-    let mut v: Vec<BigUint> = vec![0u32.into(), 1u32.into(), 2u32.into(), &p - 1u32, &p - 2u32, r % &p, BigUint::from(1u32) << (p.bits() - 1)];
+    let mut v: Vec<BigUint> = vec![
+        0u32.into(),
+        1u32.into(),
+        2u32.into(),
+        &p - 1u32,
+        &p - 2u32,
+        r % &p,
+        BigUint::from(1u32) << (p.bits() - 1),
+    ];
     v.extend((3u32..6).map(|k| &p - (BigUint::from(1u32) << (k * 20))));
     let mut rng = StdRng::seed_from_u64(seed);
     v.extend((0..random).map(|_| rng.gen_biguint_below(&p)));
@@ -48,7 +60,9 @@ fn check(field: Field, limb_bits: u32) {
     let mut b = inputs(field, &r, 200, 1000 + limb_bits as u64);
     b.rotate_left(3); // pair edges with other edges, not only with themselves
     let (la, lb) = (kernels.to_limbs(&a), kernels.to_limbs(&b));
-    let run = |op, rhs: &[u32], iterations| kernels.from_limbs(&block_on(kernels.run(ctx, op, &la, rhs, iterations)).unwrap());
+    let run = |op, rhs: &[u32], iterations| {
+        kernels.from_limbs(&block_on(kernels.run(ctx, op, &la, rhs, iterations)).unwrap())
+    };
     let label = format!("{} w={limb_bits}", field.name());
 
     let mul = run(Op::Mul, &lb, 0);
@@ -64,14 +78,26 @@ fn check(field: Field, limb_bits: u32) {
         let (x, y) = (big(&a[i]), big(&b[i]));
         let ctx = format!("{label}: element {i}, a={x:#x}, b={y:#x}");
         assert_eq!(big(&mul[i]), &x * &y * &r_inv % &p, "mul {ctx}");
-        assert_eq!(mul[i], raw_product(twin(limb_bits), field, &a[i], &b[i]).unwrap(), "mul vs CPU twin {ctx}");
+        assert_eq!(
+            mul[i],
+            raw_product(twin(limb_bits), field, &a[i], &b[i]).unwrap(),
+            "mul vs CPU twin {ctx}"
+        );
         assert_eq!(big(&add[i]), (&x + &y) % &p, "add {ctx}");
         assert_eq!(big(&sub[i]), (&x + &p - &y) % &p, "sub {ctx}");
         assert_eq!(big(&neg[i]), (&p - &x) % &p, "neg {ctx}");
         assert_eq!(big(&dbl[i]), (&x * 2u32) % &p, "double {ctx}");
         assert_eq!(big(&into[i]), &x * &r % &p, "into Montgomery form {ctx}");
-        assert_eq!(big(&barrett[i]), &x * &r % &p, "into Montgomery form by Barrett {ctx}");
-        assert_eq!(big(&out[i]), &x * &r_inv % &p, "out of Montgomery form {ctx}");
+        assert_eq!(
+            big(&barrett[i]),
+            &x * &r % &p,
+            "into Montgomery form by Barrett {ctx}"
+        );
+        assert_eq!(
+            big(&out[i]),
+            &x * &r_inv % &p,
+            "out of Montgomery form {ctx}"
+        );
         let expected_chain = (0..7).fold(x.clone(), |acc, _| acc * &y * &r_inv % &p);
         assert_eq!(big(&chain[i]), expected_chain, "chain {ctx}");
     }
@@ -108,9 +134,13 @@ fn rejects_unsupported_widths_and_bad_lengths() {
     assert!(block_on(FieldKernels::new(ctx, Field::Bn254Fq, 17)).is_err());
     assert!(block_on(FieldKernels::new(ctx, Field::Bn254Fq, 11)).is_err());
     let k = block_on(FieldKernels::new(ctx, Field::Bn254Fq, 13)).unwrap();
-    let err = block_on(k.run(ctx, Op::Mul, &[0; 20], &[0; 40], 0)).unwrap_err().to_string();
+    let err = block_on(k.run(ctx, Op::Mul, &[0; 20], &[0; 40], 0))
+        .unwrap_err()
+        .to_string();
     assert!(err.contains("lengths differ"), "{err}");
-    let err = block_on(k.run(ctx, Op::Add, &[0; 21], &[0; 21], 0)).unwrap_err().to_string();
+    let err = block_on(k.run(ctx, Op::Add, &[0; 21], &[0; 21], 0))
+        .unwrap_err()
+        .to_string();
     assert!(err.contains("whole number"), "{err}");
 }
 
@@ -118,7 +148,10 @@ fn rejects_unsupported_widths_and_bad_lengths() {
 /// native width is refused with a message naming the feature and the adapter.
 #[test]
 fn native_widths_need_shader_int64() {
-    let ctx = block_on(GpuContext::with_optional_features(wgpu::Features::TIMESTAMP_QUERY)).unwrap();
+    let ctx = block_on(GpuContext::with_optional_features(
+        wgpu::Features::TIMESTAMP_QUERY,
+    ))
+    .unwrap();
     assert!(!ctx.features.contains(wgpu::Features::SHADER_INT64));
     assert_eq!(supported_limb_widths(&ctx), LIMB_WIDTHS);
     assert_eq!(default_limb_bits(&ctx, Field::Bls12_377Fq), 15);
@@ -127,7 +160,12 @@ fn native_widths_need_shader_int64() {
             Ok(_) => panic!("{w}-bit limbs accepted without SHADER_INT64"),
             Err(e) => e.to_string(),
         };
-        assert!(err.contains("SHADER_INT64") && err.contains(&ctx.info.name) && err.contains(&format!("{w}-bit")), "{err}");
+        assert!(
+            err.contains("SHADER_INT64")
+                && err.contains(&ctx.info.name)
+                && err.contains(&format!("{w}-bit")),
+            "{err}"
+        );
     }
 }
 
@@ -148,7 +186,19 @@ fn benchmark_path_verifies_on_the_test_adapter() {
     let mut cache = fastmsm_gpu::field::FieldKernelCache::default();
     let clock = std::time::Instant::now();
     let now = move || clock.elapsed().as_secs_f64();
-    let r = block_on(fastmsm_gpu::bench::chain_throughput(ctx, &mut cache, Field::Bls12_377Fq, 13, 64, 128, 3, 2, 8, &now)).unwrap();
+    let r = block_on(fastmsm_gpu::bench::chain_throughput(
+        ctx,
+        &mut cache,
+        Field::Bls12_377Fq,
+        13,
+        64,
+        128,
+        3,
+        2,
+        8,
+        &now,
+    ))
+    .unwrap();
     assert!(r.verified);
     assert_eq!(r.seconds.len(), 2);
     assert!(r.median_rate() > 0.0);

@@ -4,8 +4,8 @@
 use ark_ec::{AffineRepr, CurveGroup, VariableBaseMSM};
 use ark_ff::{PrimeField, UniformRand};
 use ark_std::rand::{SeedableRng, rngs::StdRng};
-use fastmsm_gpu::msm::{GpuCurve, GpuMsm, MixedAdd, MsmOptions, Plan, shader_source};
 use fastmsm_gpu::field::{INT64_LIMB_WIDTHS, radix64_limb_bits};
+use fastmsm_gpu::msm::{GpuCurve, GpuMsm, MixedAdd, MsmOptions, Plan, shader_source};
 use fastmsm_gpu::testing::{block_on, gpu, gpu_int64};
 use fastmsm_mont::Canonical;
 use std::sync::Mutex;
@@ -25,27 +25,48 @@ fn scalar<F: PrimeField>(f: F) -> [u64; 4] {
 }
 
 /// Input sets: uniform, then each adversarial pattern.
-fn cases<G: AffineRepr>(n: usize, rng: &mut StdRng) -> Vec<(&'static str, Vec<G>, Vec<G::ScalarField>)> {
+fn cases<G: AffineRepr>(
+    n: usize,
+    rng: &mut StdRng,
+) -> Vec<(&'static str, Vec<G>, Vec<G::ScalarField>)> {
     let g = G::generator();
-    let points: Vec<G> = (0..n).map(|_| (g * G::ScalarField::rand(rng)).into_affine()).collect();
+    let points: Vec<G> = (0..n)
+        .map(|_| (g * G::ScalarField::rand(rng)).into_affine())
+        .collect();
     let uniform: Vec<G::ScalarField> = (0..n).map(|_| G::ScalarField::rand(rng)).collect();
     let minus_one = -G::ScalarField::from(1u64);
     let mut out = vec![("uniform", points.clone(), uniform.clone())];
     if n >= 2 {
-        out.push(("zero scalars", points.clone(), (0..n).map(|i| if i % 2 == 0 { 0u64.into() } else { uniform[i] }).collect()));
+        out.push((
+            "zero scalars",
+            points.clone(),
+            (0..n)
+                .map(|i| if i % 2 == 0 { 0u64.into() } else { uniform[i] })
+                .collect(),
+        ));
         out.push(("r - 1 everywhere", points.clone(), vec![minus_one; n]));
         out.push(("repeated point", vec![points[0]; n], uniform.clone()));
         let mut plus_minus = points.clone();
         for i in (1..n).step_by(2) {
             plus_minus[i] = (-plus_minus[i - 1].into_group()).into_affine();
         }
-        out.push(("P and -P, equal scalars", plus_minus, (0..n).map(|i| uniform[i / 2 * 2]).collect()));
+        out.push((
+            "P and -P, equal scalars",
+            plus_minus,
+            (0..n).map(|i| uniform[i / 2 * 2]).collect(),
+        ));
         let mut with_identity = points.clone();
         with_identity[0] = G::zero();
         with_identity[n - 1] = G::zero();
         out.push(("identity points", with_identity, uniform.clone()));
         let shared = uniform[0];
-        out.push(("scalars sharing most windows", points.clone(), (0..n).map(|i| shared + G::ScalarField::from(i as u64)).collect()));
+        out.push((
+            "scalars sharing most windows",
+            points.clone(),
+            (0..n)
+                .map(|i| shared + G::ScalarField::from(i as u64))
+                .collect(),
+        ));
         out.push(("all-equal scalars", points, vec![shared; n]));
     }
     out
@@ -58,7 +79,11 @@ where
     match p.xy() {
         Some((x, y)) => Some((canonical(x), canonical(y))),
         // Input format: (0, 0) is the short-Weierstrass identity; the Edwards identity is (0, 1).
-        None if edwards => Some(([0; 6], { let mut one = [0u64; 6]; one[0] = 1; one })),
+        None if edwards => Some(([0; 6], {
+            let mut one = [0u64; 6];
+            one[0] = 1;
+            one
+        })),
         None => None,
     }
 }
@@ -73,8 +98,13 @@ where
 }
 
 /// As [`check`], every pattern up to n = `patterns_up_to`, only the uniform one above.
-fn check_patterns<G: AffineRepr>(msm: &GpuMsm, ns: &[usize], options: &MsmOptions, seed: u64, patterns_up_to: usize)
-where
+fn check_patterns<G: AffineRepr>(
+    msm: &GpuMsm,
+    ns: &[usize],
+    options: &MsmOptions,
+    seed: u64,
+    patterns_up_to: usize,
+) where
     G::Group: VariableBaseMSM<MulBase = G, ScalarField = G::ScalarField>,
     G::BaseField: PrimeField,
 {
@@ -89,12 +119,20 @@ where
         let take = if n > patterns_up_to { 1 } else { sets.len() };
         for (label, points, scalars) in sets.into_iter().take(take) {
             let expected = G::Group::msm(&points, &scalars).unwrap().into_affine();
-            let input: Vec<(Canonical, Canonical)> =
-                points.iter().map(|p| affine_of(p, edwards).unwrap_or(([0; 6], [0; 6]))).collect();
+            let input: Vec<(Canonical, Canonical)> = points
+                .iter()
+                .map(|p| affine_of(p, edwards).unwrap_or(([0; 6], [0; 6])))
+                .collect();
             let ks: Vec<[u64; 4]> = scalars.iter().map(|s| scalar(*s)).collect();
             let out = block_on(msm.run(ctx, &input, &ks, options, &now)).unwrap();
             let bits = msm.constants.limb_bits;
-            assert_eq!(out.result, affine_of(&expected, edwards), "{} w={bits} n={n} {label} plan={:?}", msm.curve.name(), out.plan);
+            assert_eq!(
+                out.result,
+                affine_of(&expected, edwards),
+                "{} w={bits} n={n} {label} plan={:?}",
+                msm.curve.name(),
+                out.plan
+            );
         }
     }
 }
@@ -104,12 +142,21 @@ where
 fn msm(curve: GpuCurve, limb_bits: u32) -> &'static GpuMsm {
     static BUILT: Mutex<Vec<(GpuCurve, u32, &'static GpuMsm)>> = Mutex::new(Vec::new());
     let mut built = BUILT.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some(&(_, _, m)) = built.iter().find(|(c, w, _)| *c == curve && *w == limb_bits) {
+    if let Some(&(_, _, m)) = built
+        .iter()
+        .find(|(c, w, _)| *c == curve && *w == limb_bits)
+    {
         return m;
     }
     let clock = std::time::Instant::now();
-    let m: &'static GpuMsm = Box::leak(Box::new(block_on(GpuMsm::new(gpu(), curve, limb_bits)).unwrap()));
-    eprintln!("{} {limb_bits}-bit: pipelines built in {:.0} s", curve.name(), clock.elapsed().as_secs_f64());
+    let m: &'static GpuMsm = Box::leak(Box::new(
+        block_on(GpuMsm::new(gpu(), curve, limb_bits)).unwrap(),
+    ));
+    eprintln!(
+        "{} {limb_bits}-bit: pipelines built in {:.0} s",
+        curve.name(),
+        clock.elapsed().as_secs_f64()
+    );
     built.push((curve, limb_bits, m));
     m
 }
@@ -117,7 +164,12 @@ fn msm(curve: GpuCurve, limb_bits: u32) -> &'static GpuMsm {
 /// The limb width each curve is tested with on the CI adapter. One width per curve keeps the
 /// lavapipe compile time affordable; every width is covered per operation in tests/field.rs, and
 /// whole MSMs at 13/15/16 bits are verified against arkworks by the H200 benchmark.
-const WIDTHS: [(GpuCurve, u32); 4] = [(GpuCurve::Bls12_377, 13), (GpuCurve::Bn254, 16), (GpuCurve::Bls12_381, 15), (GpuCurve::EdBls12_377, 14)];
+const WIDTHS: [(GpuCurve, u32); 4] = [
+    (GpuCurve::Bls12_377, 13),
+    (GpuCurve::Bn254, 16),
+    (GpuCurve::Bls12_381, 15),
+    (GpuCurve::EdBls12_377, 14),
+];
 
 fn width(curve: GpuCurve) -> u32 {
     WIDTHS.iter().find(|(c, _)| *c == curve).unwrap().1
@@ -135,45 +187,113 @@ macro_rules! msm_tests {
             if INT64_LIMB_WIDTHS.contains(&width) {
                 gpu_int64();
             }
-            check::<$affine>(msm($curve, width), &[0, 1, 2, 3, 100, 1000, 4097], &MsmOptions::default(), width as u64);
+            check::<$affine>(
+                msm($curve, width),
+                &[0, 1, 2, 3, 100, 1000, 4097],
+                &MsmOptions::default(),
+                width as u64,
+            );
         }
     };
 }
 
-msm_tests!(bn254, GpuCurve::Bn254, ark_bn254::G1Affine, width(GpuCurve::Bn254));
-msm_tests!(bls12_377, GpuCurve::Bls12_377, ark_bls12_377::G1Affine, width(GpuCurve::Bls12_377));
-msm_tests!(bls12_381, GpuCurve::Bls12_381, ark_bls12_381::G1Affine, width(GpuCurve::Bls12_381));
-msm_tests!(ed_on_bls12_377, GpuCurve::EdBls12_377, ark_ed_on_bls12_377::EdwardsAffine, width(GpuCurve::EdBls12_377));
-msm_tests!(bn254_int64_radix, GpuCurve::Bn254, ark_bn254::G1Affine, radix64_limb_bits(GpuCurve::Bn254.base_field()));
-msm_tests!(bls12_377_int64_radix, GpuCurve::Bls12_377, ark_bls12_377::G1Affine, radix64_limb_bits(GpuCurve::Bls12_377.base_field()));
-msm_tests!(bls12_381_int64_radix, GpuCurve::Bls12_381, ark_bls12_381::G1Affine, radix64_limb_bits(GpuCurve::Bls12_381.base_field()));
-msm_tests!(ed_on_bls12_377_int64_radix, GpuCurve::EdBls12_377, ark_ed_on_bls12_377::EdwardsAffine, radix64_limb_bits(GpuCurve::EdBls12_377.base_field()));
-msm_tests!(bls12_377_int64_radix29, GpuCurve::Bls12_377, ark_bls12_377::G1Affine, 29);
+msm_tests!(
+    bn254,
+    GpuCurve::Bn254,
+    ark_bn254::G1Affine,
+    width(GpuCurve::Bn254)
+);
+msm_tests!(
+    bls12_377,
+    GpuCurve::Bls12_377,
+    ark_bls12_377::G1Affine,
+    width(GpuCurve::Bls12_377)
+);
+msm_tests!(
+    bls12_381,
+    GpuCurve::Bls12_381,
+    ark_bls12_381::G1Affine,
+    width(GpuCurve::Bls12_381)
+);
+msm_tests!(
+    ed_on_bls12_377,
+    GpuCurve::EdBls12_377,
+    ark_ed_on_bls12_377::EdwardsAffine,
+    width(GpuCurve::EdBls12_377)
+);
+msm_tests!(
+    bn254_int64_radix,
+    GpuCurve::Bn254,
+    ark_bn254::G1Affine,
+    radix64_limb_bits(GpuCurve::Bn254.base_field())
+);
+msm_tests!(
+    bls12_377_int64_radix,
+    GpuCurve::Bls12_377,
+    ark_bls12_377::G1Affine,
+    radix64_limb_bits(GpuCurve::Bls12_377.base_field())
+);
+msm_tests!(
+    bls12_381_int64_radix,
+    GpuCurve::Bls12_381,
+    ark_bls12_381::G1Affine,
+    radix64_limb_bits(GpuCurve::Bls12_381.base_field())
+);
+msm_tests!(
+    ed_on_bls12_377_int64_radix,
+    GpuCurve::EdBls12_377,
+    ark_ed_on_bls12_377::EdwardsAffine,
+    radix64_limb_bits(GpuCurve::EdBls12_377.base_field())
+);
+msm_tests!(
+    bls12_377_int64_radix29,
+    GpuCurve::Bls12_377,
+    ark_bls12_377::G1Affine,
+    29
+);
 msm_tests!(bn254_int64_cios32, GpuCurve::Bn254, ark_bn254::G1Affine, 32);
-msm_tests!(bls12_377_int64_cios32, GpuCurve::Bls12_377, ark_bls12_377::G1Affine, 32);
-msm_tests!(bls12_381_int64_cios32, GpuCurve::Bls12_381, ark_bls12_381::G1Affine, 32);
-msm_tests!(ed_on_bls12_377_int64_cios32, GpuCurve::EdBls12_377, ark_ed_on_bls12_377::EdwardsAffine, 32);
+msm_tests!(
+    bls12_377_int64_cios32,
+    GpuCurve::Bls12_377,
+    ark_bls12_377::G1Affine,
+    32
+);
+msm_tests!(
+    bls12_381_int64_cios32,
+    GpuCurve::Bls12_381,
+    ark_bls12_381::G1Affine,
+    32
+);
+msm_tests!(
+    ed_on_bls12_377_int64_cios32,
+    GpuCurve::EdBls12_377,
+    ark_ed_on_bls12_377::EdwardsAffine,
+    32
+);
 
-/// Both layouts of the mixed addition run in the suites above: the stepped one in the portable
-/// builds and the 29- and 30-bit BLS12 builds, the inlined one in BN254 at 29 bits and every
-/// 32-bit build. If the rule moved every build to one form, the other would go untested; this
-/// pins which builds use which.
+/// Every form of the mixed addition runs in the suites above: by value in the portable builds, by
+/// coordinate in the 29- and 30-bit BLS12 builds, inlined in BN254 at 29 bits and every 32-bit
+/// build. If the rule moved every build to one form, the others would go untested; this pins
+/// which builds use which.
 #[test]
 fn mixed_addition_forms() {
     let form = |curve: GpuCurve, bits: u32| {
         let k = fastmsm_mont::limb_constants(curve.base_field().params(), bits).unwrap();
         let wanted = MixedAdd::for_limbs(&k);
-        let call = format!("return add_entry_{}(p, entry);", if wanted == MixedAdd::Stepped { "stepped" } else { "inlined" });
-        assert!(shader_source(curve, &k).unwrap().contains(&call), "{curve:?} {bits}: shader does not call the {wanted:?} form");
+        let call = format!("return add_entry_{}(p, entry);", wanted.wgsl_suffix());
+        assert!(
+            shader_source(curve, &k).unwrap().contains(&call),
+            "{curve:?} {bits}: shader does not call the {wanted:?} form"
+        );
         wanted
     };
     for curve in [GpuCurve::Bls12_377, GpuCurve::Bls12_381] {
-        assert_eq!(form(curve, 29), MixedAdd::Stepped);
-        assert_eq!(form(curve, 30), MixedAdd::Stepped);
+        assert_eq!(form(curve, 29), MixedAdd::SteppedByCoordinate);
+        assert_eq!(form(curve, 30), MixedAdd::SteppedByCoordinate);
         assert_eq!(form(curve, 32), MixedAdd::Inlined);
     }
     for curve in [GpuCurve::Bn254, GpuCurve::Bls12_377, GpuCurve::Bls12_381] {
-        assert_eq!(form(curve, width(curve)), MixedAdd::Stepped);
+        assert_eq!(form(curve, width(curve)), MixedAdd::SteppedByValue);
     }
     assert_eq!(form(GpuCurve::Bn254, 29), MixedAdd::Inlined);
     assert_eq!(form(GpuCurve::Bn254, 32), MixedAdd::Inlined);
@@ -186,20 +306,50 @@ fn batches_and_window_sizes() {
     let curve = GpuCurve::Bls12_377;
     let m = msm(curve, width(curve));
     // 2-bit windows keep the bucket buffer small, so a 300 kB limit splits the points instead.
-    let small = MsmOptions { max_binding_bytes: Some(300_000), window_bits: Some(2), chunk: Some(128), ..Default::default() };
+    let small = MsmOptions {
+        max_binding_bytes: Some(300_000),
+        window_bits: Some(2),
+        chunk: Some(128),
+        ..Default::default()
+    };
     let plan = Plan::new(curve, m.constants.limbs, 1500, &small, 300_000).unwrap();
     assert_eq!(plan.batches(), 3, "{plan:?}");
     check::<ark_bls12_377::G1Affine>(m, &[100, 1000, 1500], &small, 11);
     // Batches asked for (rounded down to multiples of 64): 1500 points in 6 batches of 256.
-    let asked = MsmOptions { batch: Some(300), ..Default::default() };
-    assert_eq!(Plan::new(curve, m.constants.limbs, 1500, &asked, u64::MAX).unwrap().batches(), 6);
+    let asked = MsmOptions {
+        batch: Some(300),
+        ..Default::default()
+    };
+    assert_eq!(
+        Plan::new(curve, m.constants.limbs, 1500, &asked, u64::MAX)
+            .unwrap()
+            .batches(),
+        6
+    );
     check::<ark_bls12_377::G1Affine>(m, &[1500], &asked, 12);
-    let err = block_on(m.run(gpu(), &[([0; 6], [0; 6]); 100], &[[0; 4]; 100], &MsmOptions { batch: Some(10), ..Default::default() }, &|| 0.0))
-        .unwrap_err()
-        .to_string();
+    let err = block_on(m.run(
+        gpu(),
+        &[([0; 6], [0; 6]); 100],
+        &[[0; 4]; 100],
+        &MsmOptions {
+            batch: Some(10),
+            ..Default::default()
+        },
+        &|| 0.0,
+    ))
+    .unwrap_err()
+    .to_string();
     assert!(err.contains("batch of 10 points"), "{err}");
     for c in [2, 7, 11] {
-        check::<ark_bls12_377::G1Affine>(m, &[3, 300], &MsmOptions { window_bits: Some(c), ..Default::default() }, c as u64);
+        check::<ark_bls12_377::G1Affine>(
+            m,
+            &[3, 300],
+            &MsmOptions {
+                window_bits: Some(c),
+                ..Default::default()
+            },
+            c as u64,
+        );
     }
 }
 
@@ -210,12 +360,42 @@ fn batches_and_window_sizes() {
 fn smvp_chunk_sizes() {
     let curve = GpuCurve::Bls12_377;
     let m = msm(curve, width(curve));
-    let plan = Plan::new(curve, m.constants.limbs, 300, &MsmOptions { chunk: Some(2), ..Default::default() }, u64::MAX).unwrap();
+    let plan = Plan::new(
+        curve,
+        m.constants.limbs,
+        300,
+        &MsmOptions {
+            chunk: Some(2),
+            ..Default::default()
+        },
+        u64::MAX,
+    )
+    .unwrap();
     assert_eq!(plan.smvp_passes(300).len(), 5, "{plan:?}");
     for k in [2, 3, 17] {
-        check_patterns::<ark_bls12_377::G1Affine>(m, &[2, 5, 300], &MsmOptions { chunk: Some(k), ..Default::default() }, 20 + k as u64, 300);
+        check_patterns::<ark_bls12_377::G1Affine>(
+            m,
+            &[2, 5, 300],
+            &MsmOptions {
+                chunk: Some(k),
+                ..Default::default()
+            },
+            20 + k as u64,
+            300,
+        );
     }
-    let err = block_on(m.run(gpu(), &[], &[], &MsmOptions { chunk: Some(1), ..Default::default() }, &|| 0.0)).unwrap_err().to_string();
+    let err = block_on(m.run(
+        gpu(),
+        &[],
+        &[],
+        &MsmOptions {
+            chunk: Some(1),
+            ..Default::default()
+        },
+        &|| 0.0,
+    ))
+    .unwrap_err()
+    .to_string();
     assert!(err.contains("SMVP chunk 1"), "{err}");
 }
 
@@ -225,30 +405,81 @@ fn rejects_bad_input() {
     let msm = msm(GpuCurve::Bls12_377, width(GpuCurve::Bls12_377));
     let now = || 0.0;
     let o = MsmOptions::default();
-    let err = block_on(msm.run(ctx, &[([0; 6], [0; 6])], &[], &o, &now)).unwrap_err().to_string();
+    let err = block_on(msm.run(ctx, &[([0; 6], [0; 6])], &[], &o, &now))
+        .unwrap_err()
+        .to_string();
     assert!(err.contains("1 points but 0 scalars"), "{err}");
     let r = GpuCurve::Bls12_377.scalar_modulus();
-    let err = block_on(msm.run(ctx, &[([0; 6], [0; 6])], &[[r[0], r[1], r[2], r[3]]], &o, &now)).unwrap_err().to_string();
+    let err = block_on(msm.run(
+        ctx,
+        &[([0; 6], [0; 6])],
+        &[[r[0], r[1], r[2], r[3]]],
+        &o,
+        &now,
+    ))
+    .unwrap_err()
+    .to_string();
     assert!(err.contains("scalar 0"), "{err}");
     let p = fastmsm_mont::Field::Bls12_377Fq.params().modulus;
-    let err = block_on(msm.run(ctx, &[([0; 6], [0; 6]), ([0; 6], p)], &[[1, 0, 0, 0]; 2], &o, &now)).unwrap_err().to_string();
+    let err = block_on(msm.run(
+        ctx,
+        &[([0; 6], [0; 6]), ([0; 6], p)],
+        &[[1, 0, 0, 0]; 2],
+        &o,
+        &now,
+    ))
+    .unwrap_err()
+    .to_string();
     assert!(err.contains("point 1: y coordinate"), "{err}");
     // The GPU checks values batch by batch; the index it reports counts from the whole input.
-    let batched = MsmOptions { max_binding_bytes: Some(300_000), window_bits: Some(2), chunk: Some(128), ..o };
+    let batched = MsmOptions {
+        max_binding_bytes: Some(300_000),
+        window_bits: Some(2),
+        chunk: Some(128),
+        ..o
+    };
     let mut points = vec![([0; 6], [0; 6]); 1500];
     let mut scalars = vec![[1, 0, 0, 0]; 1500];
     scalars[1300] = [r[0], r[1], r[2], r[3]];
     scalars[1400] = [r[0], r[1], r[2], r[3]];
-    let err = block_on(msm.run(ctx, &points, &scalars, &batched, &now)).unwrap_err().to_string();
+    let err = block_on(msm.run(ctx, &points, &scalars, &batched, &now))
+        .unwrap_err()
+        .to_string();
     assert!(err.contains("scalar 1300 is not below"), "{err}");
     points[1200].0 = p;
     points[700].1 = [u64::MAX; 6];
-    let err = block_on(msm.run(ctx, &points, &scalars, &batched, &now)).unwrap_err().to_string();
+    let err = block_on(msm.run(ctx, &points, &scalars, &batched, &now))
+        .unwrap_err()
+        .to_string();
     assert!(err.contains("point 700: y coordinate"), "{err}");
-    let err = block_on(msm.run_packed(ctx, &[0; 23], &[0; 8], &o, &now)).unwrap_err().to_string();
+    let err = block_on(msm.run_packed(ctx, &[0; 23], &[0; 8], &o, &now))
+        .unwrap_err()
+        .to_string();
     assert!(err.contains("whole number of points"), "{err}");
-    let err = block_on(msm.run(ctx, &[], &[], &MsmOptions { window_bits: Some(17), ..o }, &now)).unwrap_err().to_string();
+    let err = block_on(msm.run(
+        ctx,
+        &[],
+        &[],
+        &MsmOptions {
+            window_bits: Some(17),
+            ..o
+        },
+        &now,
+    ))
+    .unwrap_err()
+    .to_string();
     assert!(err.contains("window size 17"), "{err}");
-    let err = block_on(msm.run(ctx, &[([0; 6], [0; 6])], &[[1, 0, 0, 0]], &MsmOptions { max_binding_bytes: Some(1024), ..o }, &now)).unwrap_err().to_string();
+    let err = block_on(msm.run(
+        ctx,
+        &[([0; 6], [0; 6])],
+        &[[1, 0, 0, 0]],
+        &MsmOptions {
+            max_binding_bytes: Some(1024),
+            ..o
+        },
+        &now,
+    ))
+    .unwrap_err()
+    .to_string();
     assert!(err.contains("device allows at most 1024"), "{err}");
 }

@@ -38,29 +38,24 @@ pub fn edit(name: &str, src: String) -> String {
             "const WORKGROUP_SIZE: u32 = 64u;",
             "const WORKGROUP_SIZE: u32 = 256u;",
         )],
-        // The SMVP's mixed addition in the other form than the rule's (MixedAdd::for_limbs). At
-        // commit 6495d3e the edits 'straight-line-adds' and 'straight-line-add' did this with a
-        // copy of the old functions (gpu-msm-experiment-product-site-nvidia-h200.json).
-        "madd-inlined" => &[(
-            "return add_entry_stepped(p, entry);",
-            "return add_entry_inlined(p, entry);",
-        )],
-        "madd-stepped" => &[(
-            "return add_entry_inlined(p, entry);",
-            "return add_entry_stepped(p, entry);",
-        )],
-        // The stepped addition with the input point read once, before its loop, and held in
-        // registers through all ten steps (as at f5108c0).
-        "madd-by-value" => &[
-            (
-                "    var x2_is_zero = false;",
-                "    var x2_is_zero = false;\n    let a = entry_affine(entry);",
-            ),
-            ("case 0u: { lhs = entry_x(entry);", "case 0u: { lhs = a.x;"),
-            ("case 1u: { lhs = entry_y(entry);", "case 1u: { lhs = a.y;"),
-        ],
+        // The SMVP's mixed addition in another form than the rule's (MixedAdd::for_limbs): madd-
+        // followed by a form's name (inlined, stepped_by_value, stepped_by_coordinate). At
+        // 6495d3e and 748e6dd other edits did this with copies of older functions
+        // (gpu-msm-experiment-product-site- and -madd-forms-nvidia-h200.json).
+        form if form.starts_with("madd-") && !form.starts_with("madd-identity") => {
+            let suffix = &form["madd-".len()..];
+            assert!(
+                ["inlined", "stepped_by_value", "stepped_by_coordinate"].contains(&suffix),
+                "unknown edit {name}"
+            );
+            let call = src
+                .find("return add_entry_")
+                .unwrap_or_else(|| panic!("edit {name}: no add_entry call"));
+            let end = call + src[call..].find('(').expect("call");
+            return format!("{}return add_entry_{suffix}{}", &src[..call], &src[end..]);
+        }
         // The by-coordinate stepped addition with its identity test settled before step 1's
-        // product, so that y need not stay alive through it (the next A/B of the ledger).
+        // product, so that y need not stay alive through it (measured at 4526fea: no better).
         "madd-identity-first" => &[
             (
                 "case 1u: { lhs = entry_y(entry); rhs = zzz1; }",
@@ -68,19 +63,6 @@ pub fn edit(name: &str, src: String) -> String {
             ),
             ("if (x2_is_zero && is_zero(lhs)) {", "if (x2_is_zero) {"),
         ],
-        // The same, faithfully: the stepped function of 58a1788 itself, called in its place.
-        "madd-by-value-58a1788" => {
-            let call = "return add_entry_stepped(p, entry);";
-            assert!(src.contains(call), "edit {name}: text not found: {call}");
-            return format!(
-                "{}\n{}",
-                src.replace(
-                    call,
-                    "return point_add_affine_stepped(p, entry_affine(entry));"
-                ),
-                include_str!("stepped_by_value.wgsl")
-            );
-        }
         other => panic!("unknown edit {other}"),
     };
     let mut src = src;

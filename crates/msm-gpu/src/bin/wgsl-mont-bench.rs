@@ -27,8 +27,15 @@ struct Args {
     out: String,
 }
 
-fn list<T>(flag: &str, value: String, parse: impl Fn(&str) -> Result<T, String>) -> Result<Vec<T>, String> {
-    value.split(',').map(|v| parse(v).map_err(|e| format!("{flag}: {e}"))).collect()
+fn list<T>(
+    flag: &str,
+    value: String,
+    parse: impl Fn(&str) -> Result<T, String>,
+) -> Result<Vec<T>, String> {
+    value
+        .split(',')
+        .map(|v| parse(v).map_err(|e| format!("{flag}: {e}")))
+        .collect()
 }
 
 fn parse_args() -> Result<Args, String> {
@@ -52,7 +59,12 @@ fn parse_args() -> Result<Args, String> {
             "--iterations" => a.iterations = number(&value)?,
             "--reps" => a.reps = number(&value)? as usize,
             "--fields" => {
-                a.fields = list(&flag, value, |n| Field::ALL.into_iter().find(|f| f.name() == n).ok_or(format!("unknown field {n}")))?
+                a.fields = list(&flag, value, |n| {
+                    Field::ALL
+                        .into_iter()
+                        .find(|f| f.name() == n)
+                        .ok_or(format!("unknown field {n}"))
+                })?
             }
             "--widths" => a.widths = list(&flag, value, number)?,
             "--workgroup-sizes" => a.workgroup_sizes = list(&flag, value, number)?,
@@ -80,7 +92,10 @@ fn main() {
         args.widths = supported_limb_widths(&ctx);
     }
     let info = &ctx.info;
-    eprintln!("adapter: {} ({:?}, {} {})", info.name, info.backend, info.driver, info.driver_info);
+    eprintln!(
+        "adapter: {} ({:?}, {} {})",
+        info.name, info.backend, info.driver, info.driver_info
+    );
     let epoch = Instant::now();
     let now = move || epoch.elapsed().as_secs_f64();
     let mut results = Vec::new();
@@ -89,7 +104,18 @@ fn main() {
     for &field in &args.fields {
         for &w in &args.widths {
             for &wg in &args.workgroup_sizes {
-                let run = block_on(chain_throughput(&ctx, &mut cache, field, w, wg, args.threads, args.iterations, args.reps, 64, &now));
+                let run = block_on(chain_throughput(
+                    &ctx,
+                    &mut cache,
+                    field,
+                    w,
+                    wg,
+                    args.threads,
+                    args.iterations,
+                    args.reps,
+                    64,
+                    &now,
+                ));
                 let r = match run {
                     Ok(r) => r,
                     Err(e) => {
@@ -99,7 +125,12 @@ fn main() {
                     }
                 };
                 let rates = r.rates();
-                eprintln!("{} w={w} wg={wg}: {:.3e} products/s (median), verified {}", field.name(), r.median_rate(), r.verified);
+                eprintln!(
+                    "{} w={w} wg={wg}: {:.3e} products/s (median), verified {}",
+                    field.name(),
+                    r.median_rate(),
+                    r.verified
+                );
                 failed |= !r.verified;
                 results.push(json!({
                     "name": format!("{}/w{w}/wg{wg}", field.name()),
@@ -123,8 +154,11 @@ fn main() {
         },
         "commit": args.commit, "date": args.date, "results": results,
     });
-    std::fs::write(&args.out, serde_json::to_string_pretty(&doc).unwrap() + "\n")
-        .unwrap_or_else(|e| fail(format!("cannot write {}: {e}", args.out)));
+    std::fs::write(
+        &args.out,
+        serde_json::to_string_pretty(&doc).unwrap() + "\n",
+    )
+    .unwrap_or_else(|e| fail(format!("cannot write {}: {e}", args.out)));
     if failed {
         fail("some runs failed or were not verified".into());
     }

@@ -25,7 +25,12 @@ pub enum GpuCurve {
 }
 
 impl GpuCurve {
-    pub const ALL: [GpuCurve; 4] = [GpuCurve::Bn254, GpuCurve::Bls12_377, GpuCurve::Bls12_381, GpuCurve::EdBls12_377];
+    pub const ALL: [GpuCurve; 4] = [
+        GpuCurve::Bn254,
+        GpuCurve::Bls12_377,
+        GpuCurve::Bls12_381,
+        GpuCurve::EdBls12_377,
+    ];
 
     /// The names used by the CLI and the interchange format.
     pub fn name(self) -> &'static str {
@@ -71,7 +76,10 @@ impl GpuCurve {
 }
 
 pub(crate) fn bit_length(x: &Canonical) -> u32 {
-    (0..x.len()).rev().find(|&i| x[i] != 0).map_or(0, |i| 64 * i as u32 + 64 - x[i].leading_zeros())
+    (0..x.len())
+        .rev()
+        .find(|&i| x[i] != 0)
+        .map_or(0, |i| 64 * i as u32 + 64 - x[i].leading_zeros())
 }
 
 /// The WGSL module for `curve` with the limb layout of `constants`.
@@ -80,44 +88,73 @@ pub fn shader_source(curve: GpuCurve, constants: &LimbConstants) -> Result<Strin
     values.push(("WORKGROUP_SIZE", WORKGROUP_SIZE.to_string()));
     values.push(("COORD_WORDS", curve.coord_words().to_string()));
     values.push(("POINT_ACCESSORS", point_accessors()));
-    let list = |words: Vec<u32>| words.iter().map(|w| format!("{w}u")).collect::<Vec<_>>().join(", ");
-    values.push(("P_WORDS", list(super::words32(&curve.base_field().params().modulus, curve.coord_words()))));
+    let list = |words: Vec<u32>| {
+        words
+            .iter()
+            .map(|w| format!("{w}u"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    values.push((
+        "P_WORDS",
+        list(super::words32(
+            &curve.base_field().params().modulus,
+            curve.coord_words(),
+        )),
+    ));
     values.push(("R_WORDS", list(super::words32(&curve.scalar_modulus(), 8))));
     let curve_src = if curve.is_edwards() {
         values.push(("TE_K_MONT", edwards_k_limbs(constants)));
         CURVE_TE
     } else {
-        values.push(("MIXED_ADD", MixedAdd::for_limbs(constants).wgsl_suffix().into()));
+        values.push((
+            "MIXED_ADD",
+            MixedAdd::for_limbs(constants).wgsl_suffix().into(),
+        ));
         CURVE_SW
     };
-    let source = wgsl::render(&format!("{FIELD_FUNCTIONS}\n{curve_src}\n{MSM_STAGES}"), &values)?;
+    let source = wgsl::render(
+        &format!("{FIELD_FUNCTIONS}\n{curve_src}\n{MSM_STAGES}"),
+        &values,
+    )?;
     Ok(wgsl::unroll_fixed_loops(&source, constants.limbs))
 }
 
 // ANCHOR: mixed_add_rule
 /// How the SMVP's mixed addition is laid out in the shader (curve_sw.wgsl): the same products,
-/// either all inlined or one per iteration of a loop through a single Montgomery product.
+/// either all inlined or one per iteration of a loop through a single Montgomery product; the
+/// stepped loop reads the input point before it starts (by value) or coordinate by coordinate.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MixedAdd {
     Inlined,
-    Stepped,
+    SteppedByValue,
+    SteppedByCoordinate,
 }
 
 impl MixedAdd {
-    /// Stepped from 13 limbs up: BLS12-377 and BLS12-381 at 29 and 30 bits, and every field at the
-    /// portable widths (17 to 32 limbs), where ten inlined products outgrow the instruction cache.
-    /// On the H200, same runs: BLS12-377 at 2^20 9% faster at 29 bits (33.6 → 30.4 ms) and 25% at
-    /// 13 bits (120.8 → 90.6 ms); BN254 29% faster at 13 bits (46.8 → 33.2 ms) but 5% slower at
-    /// 29 bits, whose 9 limbs leave no cache to win and only the operand copies to pay
-    /// (gpu-msm-experiment-product-site- and -stepped-portable-nvidia-h200.json).
+    /// Stepped from 13 limbs up, where ten inlined products outgrow the instruction cache: on the
+    /// H200 at 2^20 (same runs) BLS12-377 9% faster at 29 bits and 25% at 13 bits, BN254 29% at
+    /// 13 bits, but BN254 5% slower at 29 bits (9 limbs: no cache to win, only operand copies to
+    /// pay). Then by value at the portable widths (32-bit products) and by coordinate at the
+    /// 64-bit-product widths: BLS12-377 at 13 bits 89.9 ms by value against 101.2 by coordinate,
+    /// at 30 bits 32.4 against 29.6 (29 bits: 30.9 against 31.3, a tie). Files: the
+    /// gpu-msm-experiment-product-site-, -stepped-portable- and -madd-forms-nvidia-h200.json.
     pub fn for_limbs(k: &LimbConstants) -> Self {
-        if k.limbs >= 13 { MixedAdd::Stepped } else { MixedAdd::Inlined }
+        if k.limbs < 13 {
+            MixedAdd::Inlined
+        } else if k.limb_bits <= 16 {
+            MixedAdd::SteppedByValue
+        } else {
+            MixedAdd::SteppedByCoordinate
+        }
     }
 
-    fn wgsl_suffix(self) -> &'static str {
+    /// The suffix of its `add_entry_*` function in curve_sw.wgsl.
+    pub fn wgsl_suffix(self) -> &'static str {
         match self {
             MixedAdd::Inlined => "inlined",
-            MixedAdd::Stepped => "stepped",
+            MixedAdd::SteppedByValue => "stepped_by_value",
+            MixedAdd::SteppedByCoordinate => "stepped_by_coordinate",
         }
     }
 }
@@ -136,14 +173,25 @@ fn point_accessors() -> String {
             "fn write_{name}(index: u32, p: Point) {{\n    let c = point_unpack(p);\n    for (var k = 0u; k < 4u; k++) {{\n        for (var l = 0u; l < NUM_LIMBS; l++) {{\n            {buffer}[index * POINT_WORDS + k * NUM_LIMBS + l] = c[k][l];\n        }}\n    }}\n}}\n"
         )
     };
-    [read("bucket", "buckets"), write("bucket", "buckets"), read("partial", "partials"), write("partial", "partials"), read("head", "heads_in"), write("head", "heads_out")].join("\n")
+    [
+        read("bucket", "buckets"),
+        write("bucket", "buckets"),
+        read("partial", "partials"),
+        write("partial", "partials"),
+        read("head", "heads_in"),
+        write("head", "heads_out"),
+    ]
+    .join("\n")
 }
 
 /// 2d of Ed-on-BLS12-377 in the shader's Montgomery form (R = 2^(w·limbs)), as a WGSL list.
 fn edwards_k_limbs(k: &LimbConstants) -> String {
     type Base = <EdBls12_377 as TeCurve>::Base;
     let two_d = EdBls12_377::D.double();
-    let r = fastmsm_mont::params::FieldParams::pow2_mod(Field::Bls12_377Fr.params(), k.limbs as u32 * k.limb_bits);
+    let r = fastmsm_mont::params::FieldParams::pow2_mod(
+        Field::Bls12_377Fr.params(),
+        k.limbs as u32 * k.limb_bits,
+    );
     let mont = (two_d * Base::from_canonical(&r).expect("R mod p is below p")).to_canonical();
     (0..k.limbs)
         .map(|i| format!("{}u", fastmsm_mont::words::limb_of(&mont, i, k.limb_bits)))

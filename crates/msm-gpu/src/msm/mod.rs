@@ -21,7 +21,18 @@ use std::sync::Mutex;
 
 /// Every entry point of msm.wgsl, in pipeline order: `init_buckets` once, the next five per batch
 /// of points (`smvp_combine` once per level), the last three once (`fold` once per tree level).
-const STAGES: [&str; 10] = ["init_buckets", "convert_points", "decompose", "prefix", "scatter", "smvp", "smvp_combine", "reduce", "fold", "window_out"];
+const STAGES: [&str; 10] = [
+    "init_buckets",
+    "convert_points",
+    "decompose",
+    "prefix",
+    "scatter",
+    "smvp",
+    "smvp_combine",
+    "reduce",
+    "fold",
+    "window_out",
+];
 
 /// Bindings of msm.wgsl each stage touches (auto layouts hold only those; must match the shader).
 fn stage_bindings(stage: &str) -> &'static [u32] {
@@ -102,50 +113,94 @@ impl GpuMsm {
     /// As [`GpuMsm::new`], with the assembled WGSL passed through `edit` first: for experiments
     /// (the benchmark's `--edit` variants) that time a change before it goes into the shaders.
     #[doc(hidden)]
-    pub async fn with_source_edit(ctx: &GpuContext, curve: GpuCurve, limb_bits: u32, edit: &dyn Fn(String) -> String) -> Result<Self, GpuError> {
+    pub async fn with_source_edit(
+        ctx: &GpuContext,
+        curve: GpuCurve,
+        limb_bits: u32,
+        edit: &dyn Fn(String) -> String,
+    ) -> Result<Self, GpuError> {
         crate::field::check_limb_bits(ctx, limb_bits)?;
-        let constants = limb_constants(curve.base_field().params(), limb_bits).map_err(|e| GpuError::Input(e.to_string()))?;
+        let constants = limb_constants(curve.base_field().params(), limb_bits)
+            .map_err(|e| GpuError::Input(e.to_string()))?;
         let source = edit(shader_source(curve, &constants)?);
         let scope = ctx.device.push_error_scope(wgpu::ErrorFilter::Validation);
-        let module = ctx.device.create_shader_module(wgpu::ShaderModuleDescriptor {
-            label: Some("msm"),
-            source: wgpu::ShaderSource::Wgsl(source.into()),
-        });
+        let module = ctx
+            .device
+            .create_shader_module(wgpu::ShaderModuleDescriptor {
+                label: Some("msm"),
+                source: wgpu::ShaderSource::Wgsl(source.into()),
+            });
         let pipelines = STAGES
             .iter()
             .map(|&entry| {
-                let pipeline = ctx.device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-                    label: Some(entry),
-                    layout: None,
-                    module: &module,
-                    entry_point: Some(entry),
-                    compilation_options: Default::default(),
-                    cache: None,
-                });
+                let pipeline =
+                    ctx.device
+                        .create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+                            label: Some(entry),
+                            layout: None,
+                            module: &module,
+                            entry_point: Some(entry),
+                            compilation_options: Default::default(),
+                            cache: None,
+                        });
                 (entry, pipeline)
             })
             .collect();
         if let Some(error) = scope.pop().await {
-            return Err(GpuError::Validation(format!("MSM shaders for {}: {error}", curve.name())));
+            return Err(GpuError::Validation(format!(
+                "MSM shaders for {}: {error}",
+                curve.name()
+            )));
         }
-        Ok(Self { curve, constants, pipelines, resources: Mutex::new(None) })
+        Ok(Self {
+            curve,
+            constants,
+            pipelines,
+            resources: Mutex::new(None),
+        })
     }
 
     fn pipeline(&self, stage: &str) -> &wgpu::ComputePipeline {
-        &self.pipelines.iter().find(|(s, _)| *s == stage).expect("known stage").1
+        &self
+            .pipelines
+            .iter()
+            .find(|(s, _)| *s == stage)
+            .expect("known stage")
+            .1
     }
 
     /// Σ kᵢ·Pᵢ from canonical affine points ((0, 0) is the short-Weierstrass identity; the Edwards
     /// identity is (0, 1)) and scalars below r. Packs the input and calls [`GpuMsm::run_packed`].
-    pub async fn run(&self, ctx: &GpuContext, points: &[(Canonical, Canonical)], scalars: &[[u64; 4]], options: &MsmOptions, now: &dyn Fn() -> f64) -> Result<MsmOutput, GpuError> {
-        self.run_packed(ctx, &pack_points(self.curve, points), &pack_scalars(scalars), options, now).await
+    pub async fn run(
+        &self,
+        ctx: &GpuContext,
+        points: &[(Canonical, Canonical)],
+        scalars: &[[u64; 4]],
+        options: &MsmOptions,
+        now: &dyn Fn() -> f64,
+    ) -> Result<MsmOutput, GpuError> {
+        self.run_packed(
+            ctx,
+            &pack_points(self.curve, points),
+            &pack_scalars(scalars),
+            options,
+            now,
+        )
+        .await
     }
 
     /// The MSM over packed input: per point, x then y as little-endian 32-bit words
     /// ([`GpuCurve::coord_words`] each); per scalar, 8 little-endian words. Points must be on the
     /// curve (callers such as the CLI check); coordinates ≥ p and scalars ≥ r are rejected (the
     /// GPU checks them while it converts the input and reports the first of each).
-    pub async fn run_packed(&self, ctx: &GpuContext, points: &[u32], scalars: &[u32], options: &MsmOptions, now: &dyn Fn() -> f64) -> Result<MsmOutput, GpuError> {
+    pub async fn run_packed(
+        &self,
+        ctx: &GpuContext,
+        points: &[u32],
+        scalars: &[u32],
+        options: &MsmOptions,
+        now: &dyn Fn() -> f64,
+    ) -> Result<MsmOutput, GpuError> {
         let mut host = Vec::new();
         let mut clock = now();
         let mut lap = |phase: &'static str, host: &mut Vec<(&'static str, f64)>| {
@@ -155,7 +210,11 @@ impl GpuMsm {
         };
         let n = check_shape(self.curve, points, scalars)?;
         lap("validate", &mut host);
-        let limit = options.max_binding_bytes.unwrap_or(u64::MAX).min(ctx.limits.max_storage_buffer_binding_size).min(ctx.limits.max_buffer_size);
+        let limit = options
+            .max_binding_bytes
+            .unwrap_or(u64::MAX)
+            .min(ctx.limits.max_storage_buffer_binding_size)
+            .min(ctx.limits.max_buffer_size);
         let plan = Plan::new(self.curve, self.constants.limbs, n, options, limit)?;
         let timestamps = ctx.features.contains(wgpu::Features::TIMESTAMP_QUERY);
         let timing = match (timestamps, options.stage_timing) {
@@ -164,18 +223,34 @@ impl GpuMsm {
             (false, false) => TimingSource::None,
         };
         if n == 0 {
-            return Ok(MsmOutput { result: combine::combine(self.curve, &[], plan.window_bits)?, plan, timing, stages: Vec::new(), host });
+            return Ok(MsmOutput {
+                result: combine::combine(self.curve, &[], plan.window_bits)?,
+                plan,
+                timing,
+                stages: Vec::new(),
+                host,
+            });
         }
         let scope = ctx.device.push_error_scope(wgpu::ErrorFilter::Validation);
         let timestamps = timing == TimingSource::GpuTimestamps;
-        let cached = self.resources.lock().unwrap_or_else(|e| e.into_inner()).take().filter(|r| r.fits(&plan, timestamps));
+        let cached = self
+            .resources
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .take()
+            .filter(|r| r.fits(&plan, timestamps));
         let resources = cached.unwrap_or_else(|| Resources::new(ctx, self, &plan, timestamps));
         let mut run = Run::new(ctx, self, resources, timing, now);
         lap("setup", &mut host);
         let coord_words = 2 * self.curve.coord_words();
         for start in (0..n).step_by(plan.batch) {
             let end = (start + plan.batch).min(n);
-            run.batch(start, &points[start * coord_words..end * coord_words], &scalars[start * 8..end * 8]).await?;
+            run.batch(
+                start,
+                &points[start * coord_words..end * coord_words],
+                &scalars[start * 8..end * 8],
+            )
+            .await?;
         }
         let back = run.finish().await?;
         let upload = run.upload_seconds;
@@ -188,17 +263,33 @@ impl GpuMsm {
             return Err(GpuError::Validation(error.to_string()));
         }
         if let Some(c) = back.bad_coordinate {
-            return Err(GpuError::Input(format!("point {}: {} coordinate is not below p", c / 2, ["x", "y"][c as usize % 2])));
+            return Err(GpuError::Input(format!(
+                "point {}: {} coordinate is not below p",
+                c / 2,
+                ["x", "y"][c as usize % 2]
+            )));
         }
         if let Some(i) = back.bad_scalar {
-            return Err(GpuError::Input(format!("scalar {i} is not below the group order r")));
+            return Err(GpuError::Input(format!(
+                "scalar {i} is not below the group order r"
+            )));
         }
         let stages = back.stages;
         let w = self.constants.limb_bits;
-        let coords: Vec<Canonical> = back.window_words.chunks(self.constants.limbs).map(|l| join_limbs(l, w)).collect();
+        let coords: Vec<Canonical> = back
+            .window_words
+            .chunks(self.constants.limbs)
+            .map(|l| join_limbs(l, w))
+            .collect();
         let result = combine::combine(self.curve, &coords, plan.window_bits)?;
         lap("combine", &mut host);
-        Ok(MsmOutput { result, plan, timing, stages, host })
+        Ok(MsmOutput {
+            result,
+            plan,
+            timing,
+            stages,
+            host,
+        })
     }
 }
 
@@ -207,31 +298,50 @@ impl GpuMsm {
 fn check_shape(curve: GpuCurve, points: &[u32], scalars: &[u32]) -> Result<usize, GpuError> {
     let per_point = 2 * curve.coord_words();
     if points.len() % per_point != 0 {
-        return Err(GpuError::Input(format!("{} point words is not a whole number of points ({per_point} words each)", points.len())));
+        return Err(GpuError::Input(format!(
+            "{} point words is not a whole number of points ({per_point} words each)",
+            points.len()
+        )));
     }
     if scalars.len() % 8 != 0 {
-        return Err(GpuError::Input(format!("{} scalar words is not a whole number of scalars (8 words each)", scalars.len())));
+        return Err(GpuError::Input(format!(
+            "{} scalar words is not a whole number of scalars (8 words each)",
+            scalars.len()
+        )));
     }
     let n = points.len() / per_point;
     if n != scalars.len() / 8 {
-        return Err(GpuError::Input(format!("{n} points but {} scalars", scalars.len() / 8)));
+        return Err(GpuError::Input(format!(
+            "{n} points but {} scalars",
+            scalars.len() / 8
+        )));
     }
     Ok(n)
 }
 
 /// The low `count` 32-bit words of `v`, least significant first.
 pub(crate) fn words32(v: &Canonical, count: usize) -> Vec<u32> {
-    v.iter().flat_map(|&x| [x as u32, (x >> 32) as u32]).take(count).collect()
+    v.iter()
+        .flat_map(|&x| [x as u32, (x >> 32) as u32])
+        .take(count)
+        .collect()
 }
 
 /// Packs canonical affine coordinates into the little-endian words `run_packed` takes.
 pub fn pack_points(curve: GpuCurve, points: &[(Canonical, Canonical)]) -> Vec<u32> {
     let words = curve.coord_words();
-    points.iter().flat_map(|(x, y)| [x, y]).flat_map(|v| words32(v, words)).collect()
+    points
+        .iter()
+        .flat_map(|(x, y)| [x, y])
+        .flat_map(|v| words32(v, words))
+        .collect()
 }
 
 pub fn pack_scalars(scalars: &[[u64; 4]]) -> Vec<u32> {
-    scalars.iter().flat_map(|s| s.iter().flat_map(|&x| [x as u32, (x >> 32) as u32])).collect()
+    scalars
+        .iter()
+        .flat_map(|s| s.iter().flat_map(|&x| [x as u32, (x >> 32) as u32]))
+        .collect()
 }
 
 fn join_limbs(limbs: &[u32], w: u32) -> Canonical {

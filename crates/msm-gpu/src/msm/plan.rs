@@ -69,10 +69,23 @@ impl Plan {
     // ANCHOR: plan_new
     /// The caller's choices are `options.window_bits`, `chunk` and `batch`; `binding_limit` is
     /// the largest buffer a shader may bind, in bytes.
-    pub fn new(curve: GpuCurve, limbs: usize, n: usize, options: &MsmOptions, binding_limit: u64) -> Result<Self, GpuError> {
-        let MsmOptions { window_bits, chunk, batch: wanted_batch, .. } = *options;
+    pub fn new(
+        curve: GpuCurve,
+        limbs: usize,
+        n: usize,
+        options: &MsmOptions,
+        binding_limit: u64,
+    ) -> Result<Self, GpuError> {
+        let MsmOptions {
+            window_bits,
+            chunk,
+            batch: wanted_batch,
+            ..
+        } = *options;
         if let Some(c) = window_bits.filter(|c| !(2..=MAX_WINDOW_BITS).contains(c)) {
-            return Err(GpuError::Input(format!("window size {c}: supported 2..={MAX_WINDOW_BITS}")));
+            return Err(GpuError::Input(format!(
+                "window size {c}: supported 2..={MAX_WINDOW_BITS}"
+            )));
         }
         let point_bytes = 4 * 4 * limbs as u64; // four coordinates of u32 limbs
         // One more bit than r: a signed digit may carry out of the top window.
@@ -89,46 +102,77 @@ impl Plan {
             }
         };
         if chunk.is_some_and(|k| k < MIN_CHUNK) {
-            return Err(GpuError::Input(format!("SMVP chunk {}: at least {MIN_CHUNK}", chunk.unwrap_or(0))));
+            return Err(GpuError::Input(format!(
+                "SMVP chunk {}: at least {MIN_CHUNK}",
+                chunk.unwrap_or(0)
+            )));
         }
         let windows = windows_of(c);
         let buckets = 1u32 << (c - 1);
         let bucket_bytes = bucket_bytes_of(c);
         if bucket_bytes > binding_limit {
             return Err(GpuError::LimitExceeded {
-                what: format!("the buckets of {windows} windows of {c} bits ({})", curve.name()),
+                what: format!(
+                    "the buckets of {windows} windows of {c} bits ({})",
+                    curve.name()
+                ),
                 needed: bucket_bytes,
                 limit: binding_limit,
             });
         }
         // A batch below n must keep the 64-point alignment below; 0 would never finish.
         let wanted = match wanted_batch {
-            Some(b) if b < 64 && b < n => return Err(GpuError::Input(format!("batch of {b} points: at least 64 (or all n = {n})"))),
+            Some(b) if b < 64 && b < n => {
+                return Err(GpuError::Input(format!(
+                    "batch of {b} points: at least 64 (or all n = {n})"
+                )));
+            }
             Some(b) if b < n => b / 64 * 64,
             Some(_) => n.max(1),
-            None if n >= TWO_BATCHES_FROM && !cfg!(target_arch = "wasm32") => n.div_ceil(2).next_multiple_of(64),
+            None if n >= TWO_BATCHES_FROM && !cfg!(target_arch = "wasm32") => {
+                n.div_ceil(2).next_multiple_of(64)
+            }
             None => n.max(1),
         };
         let (lo, hi) = DEFAULT_CHUNK_RANGE;
         // From the batch, not from n: K over n made uniform scalars 2–8% faster with two batches
         // but halved the active invocations per pass for skewed ones (small scalars: SMVP 1.8×
         // slower on the H200, gpu-msm-experiment-skewed-k-from-n-nvidia-h200.json).
-        let chunk = chunk.unwrap_or_else(|| (wanted * windows as usize).div_ceil(SMVP_THREADS).clamp(lo, hi) as u32);
+        let chunk = chunk.unwrap_or_else(|| {
+            (wanted * windows as usize)
+                .div_ceil(SMVP_THREADS)
+                .clamp(lo, hi) as u32
+        });
         // Bytes per point of the largest per-batch buffer: Montgomery coordinates, a digit per
         // window, or the SMVP head slots (one point per K entries per window).
         let heads = (windows as u64 * point_bytes).div_ceil(chunk as u64);
-        let per_point = (2 * 4 * limbs as u64).max(2 * 4 * curve.coord_words() as u64).max(4 * windows as u64).max(heads);
+        let per_point = (2 * 4 * limbs as u64)
+            .max(2 * 4 * curve.coord_words() as u64)
+            .max(4 * windows as u64)
+            .max(heads);
         let fit = (binding_limit / per_point) as usize;
         // Multiples of 64 points keep batch boundaries aligned for any binding offset rule.
         let batch = if wanted <= fit { wanted } else { fit / 64 * 64 };
         if batch == 0 {
-            return Err(GpuError::LimitExceeded { what: "one batch of 64 points".into(), needed: 64 * per_point, limit: binding_limit });
+            return Err(GpuError::LimitExceeded {
+                what: "one batch of 64 points".into(),
+                needed: 64 * per_point,
+                limit: binding_limit,
+            });
         }
         let target = (REDUCTION_THREADS / windows).max(1);
         let segments = (1u32 << (u32::BITS - 1 - target.leading_zeros())).min(buckets);
         let partial_bytes = windows as u64 * segments as u64 * point_bytes;
         debug_assert!(partial_bytes <= bucket_bytes);
-        Ok(Self { n, window_bits: c, windows, buckets, batch, segments, chunk })
+        Ok(Self {
+            n,
+            window_bits: c,
+            windows,
+            buckets,
+            batch,
+            segments,
+            chunk,
+        })
     }
     // ANCHOR_END: plan_new
 
@@ -147,10 +191,18 @@ impl Plan {
     /// never holds a head).
     pub fn smvp_passes(&self, n: usize) -> Vec<SmvpPass> {
         let (k, f) = (self.chunk as usize, FAN_IN as usize);
-        let mut passes = vec![SmvpPass { level: 0, scale: 1, chunks: n.div_ceil(k) as u32 }];
+        let mut passes = vec![SmvpPass {
+            level: 0,
+            scale: 1,
+            chunks: n.div_ceil(k) as u32,
+        }];
         let (mut slots, mut scale) = (n.div_ceil(k), k);
         while slots >= 2 {
-            passes.push(SmvpPass { level: passes.len() as u32, scale: scale as u32, chunks: slots.div_ceil(f) as u32 });
+            passes.push(SmvpPass {
+                level: passes.len() as u32,
+                scale: scale as u32,
+                chunks: slots.div_ceil(f) as u32,
+            });
             slots = slots.div_ceil(f);
             scale = scale.saturating_mul(f);
         }

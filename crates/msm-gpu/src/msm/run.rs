@@ -61,14 +61,27 @@ impl Resources {
         let record_bytes = PARAMS_BYTES.next_multiple_of(align);
         let header_bytes = 8u64.next_multiple_of(align);
         let buffer = |label: &str, words: usize, usage: wgpu::BufferUsages| {
-            ctx.device.create_buffer(&wgpu::BufferDescriptor { label: Some(label), size: (words.max(1) * 4) as u64, usage, mapped_at_creation: false })
+            ctx.device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some(label),
+                size: (words.max(1) * 4) as u64,
+                usage,
+                mapped_at_creation: false,
+            })
         };
         let storage = wgpu::BufferUsages::STORAGE;
         let copy_dst = wgpu::BufferUsages::COPY_DST;
         let heads = windows * plan.head_stride() as usize * point_words;
         let buffers = vec![
-            buffer("params", records.len() * record_bytes as usize / 4, storage | copy_dst),
-            buffer("points_in", batch * 2 * msm.curve.coord_words(), storage | copy_dst),
+            buffer(
+                "params",
+                records.len() * record_bytes as usize / 4,
+                storage | copy_dst,
+            ),
+            buffer(
+                "points_in",
+                batch * 2 * msm.curve.coord_words(),
+                storage | copy_dst,
+            ),
             buffer("points", batch * 2 * limbs, storage),
             buffer("scalars", batch * 8, storage | copy_dst),
             buffer("digits", windows * batch, storage),
@@ -76,26 +89,70 @@ impl Resources {
             buffer("offsets", windows * (buckets + 2), storage),
             buffer("entries", windows * batch, storage),
             buffer("buckets", windows * (buckets + 1) * point_words, storage),
-            buffer("partials", windows * plan.segments as usize * point_words, storage),
-            buffer("errors and window sums", header_bytes as usize / 4 + windows * point_words, storage | copy_dst | wgpu::BufferUsages::COPY_SRC),
+            buffer(
+                "partials",
+                windows * plan.segments as usize * point_words,
+                storage,
+            ),
+            buffer(
+                "errors and window sums",
+                header_bytes as usize / 4 + windows * point_words,
+                storage | copy_dst | wgpu::BufferUsages::COPY_SRC,
+            ),
             buffer("heads A", heads, storage),
             buffer("heads B", heads, storage),
         ];
         let mut bytes = vec![0u8; records.len() * record_bytes as usize];
         for (i, r) in records.iter().enumerate() {
-            let words = [r.n, r.base, plan.windows, plan.window_bits, plan.buckets, plan.segments, plan.chunk, FAN_IN, r.level, r.scale, plan.head_stride(), r.chunks, r.stride, 0];
-            bytes[i * record_bytes as usize..][..PARAMS_BYTES as usize].copy_from_slice(bytemuck::cast_slice(&words));
+            let words = [
+                r.n,
+                r.base,
+                plan.windows,
+                plan.window_bits,
+                plan.buckets,
+                plan.segments,
+                plan.chunk,
+                FAN_IN,
+                r.level,
+                r.scale,
+                plan.head_stride(),
+                r.chunks,
+                r.stride,
+                0,
+            ];
+            bytes[i * record_bytes as usize..][..PARAMS_BYTES as usize]
+                .copy_from_slice(bytemuck::cast_slice(&words));
         }
         ctx.queue.write_buffer(&buffers[PARAMS], 0, &bytes);
         let queries = timestamps.then(|| {
             let passes_per_batch = plan.smvp_passes(plan.batch).len() + 4;
-            let count = 2 * (1 + plan.batches() * passes_per_batch + 2 + plan.segments.trailing_zeros() as usize) as u32;
-            let set = ctx.device.create_query_set(&wgpu::QuerySetDescriptor { label: Some("stage times"), ty: wgpu::QueryType::Timestamp, count });
-            let resolve = buffer("timestamps", 2 * count as usize, wgpu::BufferUsages::QUERY_RESOLVE | wgpu::BufferUsages::COPY_SRC);
+            let count = 2
+                * (1 + plan.batches() * passes_per_batch
+                    + 2
+                    + plan.segments.trailing_zeros() as usize) as u32;
+            let set = ctx.device.create_query_set(&wgpu::QuerySetDescriptor {
+                label: Some("stage times"),
+                ty: wgpu::QueryType::Timestamp,
+                count,
+            });
+            let resolve = buffer(
+                "timestamps",
+                2 * count as usize,
+                wgpu::BufferUsages::QUERY_RESOLVE | wgpu::BufferUsages::COPY_SRC,
+            );
             (set, resolve, count)
         });
         let uploader = Uploader::new(ctx, (batch * (2 * msm.curve.coord_words() + 8) * 4) as u64);
-        Self { plan: *plan, buffers, header_bytes, records, record_bytes, bind_groups: Vec::new(), queries, uploader }
+        Self {
+            plan: *plan,
+            buffers,
+            header_bytes,
+            records,
+            record_bytes,
+            bind_groups: Vec::new(),
+            queries,
+            uploader,
+        }
     }
 
     pub(super) fn fits(&self, plan: &Plan, timestamps: bool) -> bool {
@@ -104,8 +161,19 @@ impl Resources {
 
     /// The bind group of `stage` with parameter record `params`; `swap` exchanges the two head
     /// buffers (each combine level reads the slots the level below wrote).
-    fn bind_group(&mut self, ctx: &GpuContext, msm: &GpuMsm, stage: &'static str, params: Params, swap: bool) -> wgpu::BindGroup {
-        let record = self.records.iter().position(|r| *r == params).expect("every pass's record is written in Resources::new");
+    fn bind_group(
+        &mut self,
+        ctx: &GpuContext,
+        msm: &GpuMsm,
+        stage: &'static str,
+        params: Params,
+        swap: bool,
+    ) -> wgpu::BindGroup {
+        let record = self
+            .records
+            .iter()
+            .position(|r| *r == params)
+            .expect("every pass's record is written in Resources::new");
         let key = (stage, record, swap);
         if let Some((_, group)) = self.bind_groups.iter().find(|(k, _)| *k == key) {
             return group.clone();
@@ -114,25 +182,44 @@ impl Resources {
             .iter()
             .map(|&b| {
                 let resource = match b as usize {
-                    PARAMS => slice(&self.buffers[PARAMS], record as u64 * self.record_bytes, Some(PARAMS_BYTES)),
+                    PARAMS => slice(
+                        &self.buffers[PARAMS],
+                        record as u64 * self.record_bytes,
+                        Some(PARAMS_BYTES),
+                    ),
                     RESULTS => slice(&self.buffers[RESULTS], self.header_bytes, None),
-                    HEADS_IN => self.buffers[if swap { HEADS_OUT } else { HEADS_IN }].as_entire_binding(),
-                    HEADS_OUT => self.buffers[if swap { HEADS_IN } else { HEADS_OUT }].as_entire_binding(),
+                    HEADS_IN => {
+                        self.buffers[if swap { HEADS_OUT } else { HEADS_IN }].as_entire_binding()
+                    }
+                    HEADS_OUT => {
+                        self.buffers[if swap { HEADS_IN } else { HEADS_OUT }].as_entire_binding()
+                    }
                     _ if b == ERRORS => slice(&self.buffers[RESULTS], 0, Some(self.header_bytes)),
                     i => self.buffers[i].as_entire_binding(),
                 };
-                wgpu::BindGroupEntry { binding: b, resource }
+                wgpu::BindGroupEntry {
+                    binding: b,
+                    resource,
+                }
             })
             .collect();
         let layout = msm.pipeline(stage).get_bind_group_layout(0);
-        let group = ctx.device.create_bind_group(&wgpu::BindGroupDescriptor { label: Some(stage), layout: &layout, entries: &entries });
+        let group = ctx.device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some(stage),
+            layout: &layout,
+            entries: &entries,
+        });
         self.bind_groups.push((key, group.clone()));
         group
     }
 }
 
 fn slice(buffer: &wgpu::Buffer, offset: u64, size: Option<u64>) -> wgpu::BindingResource<'_> {
-    wgpu::BindingResource::Buffer(wgpu::BufferBinding { buffer, offset, size: size.and_then(wgpu::BufferSize::new) })
+    wgpu::BindingResource::Buffer(wgpu::BufferBinding {
+        buffer,
+        offset,
+        size: size.and_then(wgpu::BufferSize::new),
+    })
 }
 
 /// Every distinct parameter record the MSM's passes use.
@@ -145,14 +232,28 @@ fn records(plan: &Plan) -> Vec<Params> {
     };
     for start in (0..plan.n).step_by(plan.batch) {
         let (n, base) = ((plan.n - start).min(plan.batch) as u32, start as u32);
-        add(Params { n, base, ..Default::default() });
+        add(Params {
+            n,
+            base,
+            ..Default::default()
+        });
         for pass in plan.smvp_passes(n as usize) {
-            add(Params { n, base, level: pass.level, scale: pass.scale, chunks: pass.chunks, stride: 0 });
+            add(Params {
+                n,
+                base,
+                level: pass.level,
+                scale: pass.scale,
+                chunks: pass.chunks,
+                stride: 0,
+            });
         }
     }
     let mut stride = plan.segments / 2;
     while stride >= 1 {
-        add(Params { stride, ..Default::default() });
+        add(Params {
+            stride,
+            ..Default::default()
+        });
         stride /= 2;
     }
     out
@@ -182,9 +283,29 @@ pub(super) struct Run<'a> {
 }
 
 impl<'a> Run<'a> {
-    pub(super) fn new(ctx: &'a GpuContext, msm: &'a GpuMsm, res: Resources, timing: TimingSource, now: &'a dyn Fn() -> f64) -> Self {
-        ctx.queue.write_buffer(&res.buffers[RESULTS], 0, bytemuck::cast_slice(&[NO_ERROR, NO_ERROR]));
-        Self { ctx, msm, res, encoder: None, timing, passes: Vec::new(), host_times: Vec::new(), upload_seconds: 0.0, now }
+    pub(super) fn new(
+        ctx: &'a GpuContext,
+        msm: &'a GpuMsm,
+        res: Resources,
+        timing: TimingSource,
+        now: &'a dyn Fn() -> f64,
+    ) -> Self {
+        ctx.queue.write_buffer(
+            &res.buffers[RESULTS],
+            0,
+            bytemuck::cast_slice(&[NO_ERROR, NO_ERROR]),
+        );
+        Self {
+            ctx,
+            msm,
+            res,
+            encoder: None,
+            timing,
+            passes: Vec::new(),
+            host_times: Vec::new(),
+            upload_seconds: 0.0,
+            now,
+        }
     }
 
     /// Gives the resources back for the next MSM with the same plan.
@@ -194,7 +315,10 @@ impl<'a> Run<'a> {
 
     fn encoder(&mut self) -> &mut wgpu::CommandEncoder {
         let ctx = self.ctx;
-        self.encoder.get_or_insert_with(|| ctx.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("msm") }))
+        self.encoder.get_or_insert_with(|| {
+            ctx.device
+                .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("msm") })
+        })
     }
 
     fn submit(&mut self) {
@@ -204,7 +328,13 @@ impl<'a> Run<'a> {
     }
 
     /// Records one stage over `workgroups` workgroups (of `prefix`: one per window).
-    async fn pass(&mut self, stage: &'static str, params: Params, swap: bool, workgroups: u32) -> Result<(), GpuError> {
+    async fn pass(
+        &mut self,
+        stage: &'static str,
+        params: Params,
+        swap: bool,
+        workgroups: u32,
+    ) -> Result<(), GpuError> {
         let (x, y) = dispatch_grid(self.ctx, workgroups)?;
         let index = 2 * self.passes.len() as u32;
         let queries = self.res.queries.as_ref().map(|q| q.0.clone());
@@ -220,7 +350,12 @@ impl<'a> Run<'a> {
         let pipeline = self.msm.pipeline(stage).clone();
         let bind_group = self.res.bind_group(self.ctx, self.msm, stage, params, swap);
         {
-            let mut pass = self.encoder().begin_compute_pass(&wgpu::ComputePassDescriptor { label: Some(stage), timestamp_writes });
+            let mut pass = self
+                .encoder()
+                .begin_compute_pass(&wgpu::ComputePassDescriptor {
+                    label: Some(stage),
+                    timestamp_writes,
+                });
             pass.set_pipeline(&pipeline);
             pass.set_bind_group(0, &bind_group, &[]);
             pass.dispatch_workgroups(x, y, 1);
@@ -234,29 +369,68 @@ impl<'a> Run<'a> {
     }
 
     /// Uploads one batch of points and scalars (starting at point `base`) and records its passes.
-    pub(super) async fn batch(&mut self, base: usize, points: &[u32], scalars: &[u32]) -> Result<(), GpuError> {
+    pub(super) async fn batch(
+        &mut self,
+        base: usize,
+        points: &[u32],
+        scalars: &[u32],
+    ) -> Result<(), GpuError> {
         let (n, base) = ((scalars.len() / 8) as u32, base as u32);
         let plan = self.res.plan;
         let groups = |threads: usize| (threads as u32).div_ceil(WORKGROUP_SIZE);
         if base == 0 {
-            self.pass("init_buckets", Params::default(), false, groups(plan.windows as usize * (plan.buckets as usize + 1))).await?;
+            self.pass(
+                "init_buckets",
+                Params::default(),
+                false,
+                groups(plan.windows as usize * (plan.buckets as usize + 1)),
+            )
+            .await?;
         }
         let start = (self.now)();
-        let (points_in, scalars_in) = (self.res.buffers[POINTS_IN].clone(), self.res.buffers[SCALARS].clone());
-        self.res.uploader.upload(self.ctx, &[(&points_in, points), (&scalars_in, scalars)]).await?;
+        let (points_in, scalars_in) = (
+            self.res.buffers[POINTS_IN].clone(),
+            self.res.buffers[SCALARS].clone(),
+        );
+        self.res
+            .uploader
+            .upload(self.ctx, &[(&points_in, points), (&scalars_in, scalars)])
+            .await?;
         self.upload_seconds += (self.now)() - start;
         let counts = self.res.buffers[COUNTS].clone();
         self.encoder().clear_buffer(&counts, 0, None);
-        let p = Params { n, base, ..Default::default() };
-        self.pass("convert_points", p, false, groups(n as usize)).await?;
+        let p = Params {
+            n,
+            base,
+            ..Default::default()
+        };
+        self.pass("convert_points", p, false, groups(n as usize))
+            .await?;
         self.pass("decompose", p, false, groups(n as usize)).await?;
         self.pass("prefix", p, false, plan.windows).await?;
         self.pass("scatter", p, false, groups(n as usize)).await?;
         for pass in plan.smvp_passes(n as usize) {
-            let stage = if pass.level == 0 { "smvp" } else { "smvp_combine" };
-            let params = Params { n, base, level: pass.level, scale: pass.scale, chunks: pass.chunks, stride: 0 };
+            let stage = if pass.level == 0 {
+                "smvp"
+            } else {
+                "smvp_combine"
+            };
+            let params = Params {
+                n,
+                base,
+                level: pass.level,
+                scale: pass.scale,
+                chunks: pass.chunks,
+                stride: 0,
+            };
             // Level ℓ writes heads B when ℓ is even, A when odd, and reads the other.
-            self.pass(stage, params, pass.level % 2 == 1, groups(plan.windows as usize * pass.chunks as usize)).await?;
+            self.pass(
+                stage,
+                params,
+                pass.level % 2 == 1,
+                groups(plan.windows as usize * pass.chunks as usize),
+            )
+            .await?;
         }
         self.submit();
         Ok(())
@@ -266,13 +440,31 @@ impl<'a> Run<'a> {
     pub(super) async fn finish(&mut self) -> Result<Readback, GpuError> {
         let (windows, segments) = (self.res.plan.windows as usize, self.res.plan.segments);
         let none = Params::default();
-        self.pass("reduce", none, false, ((windows * segments as usize) as u32).div_ceil(WORKGROUP_SIZE)).await?;
+        self.pass(
+            "reduce",
+            none,
+            false,
+            ((windows * segments as usize) as u32).div_ceil(WORKGROUP_SIZE),
+        )
+        .await?;
         let mut stride = segments / 2;
         while stride >= 1 {
-            self.pass("fold", Params { stride, ..none }, false, ((windows * stride as usize) as u32).div_ceil(WORKGROUP_SIZE)).await?;
+            self.pass(
+                "fold",
+                Params { stride, ..none },
+                false,
+                ((windows * stride as usize) as u32).div_ceil(WORKGROUP_SIZE),
+            )
+            .await?;
             stride /= 2;
         }
-        self.pass("window_out", none, false, (windows as u32).div_ceil(WORKGROUP_SIZE)).await?;
+        self.pass(
+            "window_out",
+            none,
+            false,
+            (windows as u32).div_ceil(WORKGROUP_SIZE),
+        )
+        .await?;
         let header_words = self.res.header_bytes as usize / 4;
         let result_words = header_words + windows * 4 * self.msm.constants.limbs;
         let used = 2 * self.passes.len() as u32;
@@ -298,13 +490,21 @@ impl<'a> Run<'a> {
 
     /// Stage times in pipeline order, summed over repeats.
     fn stage_times(&self, raw: &[u32]) -> Vec<(&'static str, f64)> {
-        let samples: Vec<(&'static str, f64)> = if self.timing == TimingSource::GpuTimestamps && !raw.is_empty() {
-            let ticks: Vec<u64> = raw.chunks(2).map(|w| w[0] as u64 | (w[1] as u64) << 32).collect();
-            let period = self.ctx.queue.get_timestamp_period() as f64 * 1e-9;
-            self.passes.iter().zip(ticks.chunks(2)).map(|(&s, t)| (s, t[1].saturating_sub(t[0]) as f64 * period)).collect()
-        } else {
-            self.host_times.clone()
-        };
+        let samples: Vec<(&'static str, f64)> =
+            if self.timing == TimingSource::GpuTimestamps && !raw.is_empty() {
+                let ticks: Vec<u64> = raw
+                    .chunks(2)
+                    .map(|w| w[0] as u64 | (w[1] as u64) << 32)
+                    .collect();
+                let period = self.ctx.queue.get_timestamp_period() as f64 * 1e-9;
+                self.passes
+                    .iter()
+                    .zip(ticks.chunks(2))
+                    .map(|(&s, t)| (s, t[1].saturating_sub(t[0]) as f64 * period))
+                    .collect()
+            } else {
+                self.host_times.clone()
+            };
         let mut out: Vec<(&'static str, f64)> = Vec::new();
         for (stage, seconds) in samples {
             match out.iter_mut().find(|(s, _)| *s == stage) {

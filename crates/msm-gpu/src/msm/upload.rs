@@ -20,7 +20,10 @@ pub(super) struct Uploader {
 struct Staging {
     buffer: wgpu::Buffer,
     /// Set while the buffer is being mapped again: the map completes with the copy's submission.
-    remap: Option<(wgpu::SubmissionIndex, futures_channel::oneshot::Receiver<MapResult>)>,
+    remap: Option<(
+        wgpu::SubmissionIndex,
+        futures_channel::oneshot::Receiver<MapResult>,
+    )>,
 }
 
 impl Uploader {
@@ -44,7 +47,11 @@ impl Uploader {
 
     /// Copies each `(destination, words)` to offset 0 of its destination. Natively the GPU copies
     /// run in their own submission, ahead of the passes recorded after this call.
-    pub(super) async fn upload(&mut self, ctx: &GpuContext, parts: &[(&wgpu::Buffer, &[u32])]) -> Result<(), GpuError> {
+    pub(super) async fn upload(
+        &mut self,
+        ctx: &GpuContext,
+        parts: &[(&wgpu::Buffer, &[u32])],
+    ) -> Result<(), GpuError> {
         #[cfg(target_arch = "wasm32")]
         for (dst, words) in parts {
             ctx.queue.write_buffer(dst, 0, bytemuck::cast_slice(words));
@@ -57,19 +64,35 @@ impl Uploader {
 
 #[cfg(not(target_arch = "wasm32"))]
 impl Staging {
-    async fn upload(&mut self, ctx: &GpuContext, parts: &[(&wgpu::Buffer, &[u32])]) -> Result<(), GpuError> {
+    async fn upload(
+        &mut self,
+        ctx: &GpuContext,
+        parts: &[(&wgpu::Buffer, &[u32])],
+    ) -> Result<(), GpuError> {
         if let Some((index, mapped)) = self.remap.take() {
             // Only the earlier copy must be done, not the passes queued behind it.
             ctx.device
-                .poll(wgpu::PollType::Wait { submission_index: Some(index), timeout: None })
+                .poll(wgpu::PollType::Wait {
+                    submission_index: Some(index),
+                    timeout: None,
+                })
                 .map_err(|e| GpuError::Validation(e.to_string()))?;
             mapped
                 .await
-                .map_err(|_| GpuError::Validation("the device was lost while mapping the input staging buffer".into()))?
-                .map_err(|e| GpuError::Validation(format!("mapping the input staging buffer: {e}")))?;
+                .map_err(|_| {
+                    GpuError::Validation(
+                        "the device was lost while mapping the input staging buffer".into(),
+                    )
+                })?
+                .map_err(|e| {
+                    GpuError::Validation(format!("mapping the input staging buffer: {e}"))
+                })?;
         }
         {
-            let mut view = self.buffer.get_mapped_range_mut(..).map_err(|e| GpuError::Validation(e.to_string()))?;
+            let mut view = self
+                .buffer
+                .get_mapped_range_mut(..)
+                .map_err(|e| GpuError::Validation(e.to_string()))?;
             let mut offset = 0;
             for (_, words) in parts {
                 let bytes: &[u8] = bytemuck::cast_slice(words);
@@ -78,7 +101,11 @@ impl Staging {
             }
         }
         self.buffer.unmap();
-        let mut encoder = ctx.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("input upload") });
+        let mut encoder = ctx
+            .device
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                label: Some("input upload"),
+            });
         let mut offset = 0;
         for (dst, words) in parts {
             let len = (words.len() * 4) as u64;
@@ -89,9 +116,11 @@ impl Staging {
         }
         let index = ctx.queue.submit([encoder.finish()]);
         let (sender, receiver) = futures_channel::oneshot::channel();
-        self.buffer.slice(..).map_async(wgpu::MapMode::Write, move |result| {
-            let _ = sender.send(result);
-        });
+        self.buffer
+            .slice(..)
+            .map_async(wgpu::MapMode::Write, move |result| {
+                let _ = sender.send(result);
+            });
         self.remap = Some((index, receiver));
         Ok(())
     }
@@ -109,7 +138,11 @@ fn parallel_copy(mut dst: wgpu::WriteOnly<'_, [u8]>, src: &[u8]) {
     unsafe impl Send for Piece<'_> {}
 
     const MIN_PIECE: usize = 4 << 20;
-    let threads = std::thread::available_parallelism().map_or(1, |t| t.get()).min(8).min(src.len().div_ceil(MIN_PIECE)).max(1);
+    let threads = std::thread::available_parallelism()
+        .map_or(1, |t| t.get())
+        .min(8)
+        .min(src.len().div_ceil(MIN_PIECE))
+        .max(1);
     if threads == 1 {
         dst.copy_from_slice(src);
         return;
