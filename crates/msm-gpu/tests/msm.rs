@@ -3,7 +3,7 @@
 
 use ark_ec::{AffineRepr, CurveGroup, VariableBaseMSM};
 use ark_ff::{PrimeField, UniformRand};
-use ark_std::rand::{SeedableRng, rngs::StdRng};
+use ark_std::rand::{Rng, SeedableRng, rngs::StdRng};
 use fastmsm_gpu::field::{INT64_LIMB_WIDTHS, radix64_limb_bits};
 use fastmsm_gpu::msm::{GpuCurve, GpuMsm, MixedAdd, MsmOptions, Plan, shader_source};
 use fastmsm_gpu::testing::{block_on, gpu, gpu_int64};
@@ -65,6 +65,29 @@ fn cases<G: AffineRepr>(
             points.clone(),
             (0..n)
                 .map(|i| shared + G::ScalarField::from(i as u64))
+                .collect(),
+        ));
+        // Most windows nearly empty, then all empty below the one that holds the digits: the
+        // SMVP's chunks span windows and skip empty ones (K comes from the entry count).
+        out.push((
+            "90% of scalars below 2^10",
+            points.clone(),
+            (0..n)
+                .map(|i| {
+                    if i % 10 == 0 {
+                        uniform[i]
+                    } else {
+                        G::ScalarField::from(rng.gen_range(0..1024u64))
+                    }
+                })
+                .collect(),
+        ));
+        let high = G::ScalarField::from(1u64 << 40);
+        out.push((
+            "digits only in windows above bit 40",
+            points.clone(),
+            (0..n)
+                .map(|i| high * G::ScalarField::from(i as u64 + 1))
                 .collect(),
         ));
         out.push(("all-equal scalars", points, vec![shared; n]));
@@ -354,8 +377,9 @@ fn batches_and_window_sizes() {
 }
 
 /// Load-balanced SMVP: chunks of K entries and the combine levels over their head slots. Tiny K
-/// gives n/2 head slots per window, hence several combine levels, and puts every bucket across
-/// chunk boundaries; the skewed patterns put a whole window's points into one bucket.
+/// gives nW/2 invocations and as many head slots, hence many combine levels, and puts every bucket
+/// across chunk boundaries; the skewed patterns put a whole window's points into one bucket and
+/// leave most windows empty, so the GPU's K shrinks and chunks span windows.
 #[test]
 fn smvp_chunk_sizes() {
     let curve = GpuCurve::Bls12_377;
@@ -371,7 +395,9 @@ fn smvp_chunk_sizes() {
         u64::MAX,
     )
     .unwrap();
-    assert_eq!(plan.smvp_passes(300).len(), 5, "{plan:?}");
+    // 64 windows of 4 bits: T = 300·64/2 = 9600 invocations, then ⌈log₄ 9600⌉ = 7 combine levels.
+    assert_eq!(plan.smvp_threads(300), 9600, "{plan:?}");
+    assert_eq!(plan.smvp_passes(300).len(), 8, "{plan:?}");
     for k in [2, 3, 17] {
         check_patterns::<ark_bls12_377::G1Affine>(
             m,

@@ -10,8 +10,8 @@ use crate::GpuError;
 const REDUCTION_THREADS: u32 = 1 << 14;
 /// Largest window: 2^(c−1) buckets per window must stay addressable and the bucket buffer small.
 pub const MAX_WINDOW_BITS: u32 = 16;
-/// Invocations the SMVP aims for across all windows (a few waves on a large GPU); the chunk size K
-/// follows from it and the batch size.
+/// Invocations the SMVP aims for across all windows when the whole input is one batch (a few waves
+/// on a large GPU); the chunk size K follows from it and n.
 const SMVP_THREADS: usize = 1 << 16;
 /// Bounds on K, the entries one SMVP invocation adds: at least 2 so the combine levels shrink,
 /// at most enough that small inputs still spread over many invocations.
@@ -41,7 +41,8 @@ pub struct Plan {
     pub batch: usize,
     /// Reduction segments per window (a power of two dividing `buckets`).
     pub segments: u32,
-    /// K: entries each SMVP invocation adds.
+    /// K: entries each SMVP invocation adds when every window is full (the GPU lowers it for
+    /// fewer entries, keeping the number of invocations).
     pub chunk: u32,
 }
 
@@ -49,10 +50,8 @@ pub struct Plan {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SmvpPass {
     pub level: u32,
-    /// K·F^(level−1): head slot i of this level starts at entry i·scale.
-    pub scale: u32,
-    /// Invocations per window.
-    pub chunks: u32,
+    /// Invocations across all windows.
+    pub invocations: u32,
 }
 
 // ANCHOR: window_rule
@@ -135,11 +134,12 @@ impl Plan {
             None => n.max(1),
         };
         let (lo, hi) = DEFAULT_CHUNK_RANGE;
-        // From the batch, not from n: K over n made uniform scalars 2–8% faster with two batches
-        // but halved the active invocations per pass for skewed ones (small scalars: SMVP 1.8×
-        // slower on the H200, gpu-msm-experiment-skewed-k-from-n-nvidia-h200.json).
+        // From n, not from the batch: two batches then run half the invocations of one, each
+        // adding as many entries (uniform scalars, H200, same run at 4526fea: BLS12-377 2^20
+        // 29.7 → 27.2 ms against K from the batch). The GPU derives the K it uses from the
+        // entries the scalars gave (smvp in msm.wgsl), so this K holds for full windows.
         let chunk = chunk.unwrap_or_else(|| {
-            (wanted * windows as usize)
+            (n.max(1) * windows as usize)
                 .div_ceil(SMVP_THREADS)
                 .clamp(lo, hi) as u32
         });
@@ -180,31 +180,33 @@ impl Plan {
         self.n.div_ceil(self.batch)
     }
 
-    /// Head slots per window (level 1 has the most: one per chunk of level 0).
-    pub fn head_stride(&self) -> u32 {
-        self.batch.div_ceil(self.chunk as usize) as u32
+    /// T, the `smvp` invocations of a batch of `n` points: ⌈nW/K⌉, K entries each when every
+    /// window is full. With fewer entries (zero digits) the shader shrinks K so that all T still
+    /// have work. Also the head slots of level 1, the most of any level.
+    pub fn smvp_threads(&self, n: usize) -> u32 {
+        (n * self.windows as usize)
+            .div_ceil(self.chunk as usize)
+            .max(1) as u32
     }
 
     // ANCHOR: smvp_passes
-    /// The SMVP passes for a batch of `n` points. Level 1 has ⌈n/K⌉ head slots per window, each
-    /// level above 1/F as many; a level is needed while a bucket can still have two slots (slot 0
+    /// The SMVP passes for a batch of `n` points: level 0 has T invocations and leaves up to T
+    /// head slots; level ℓ + 1 has one invocation per F slots of level ℓ, and one slot per
+    /// invocation of level ℓ. A level is needed while a bucket can still have two slots (slot 0
     /// never holds a head).
     pub fn smvp_passes(&self, n: usize) -> Vec<SmvpPass> {
-        let (k, f) = (self.chunk as usize, FAN_IN as usize);
+        let threads = self.smvp_threads(n);
         let mut passes = vec![SmvpPass {
             level: 0,
-            scale: 1,
-            chunks: n.div_ceil(k) as u32,
+            invocations: threads,
         }];
-        let (mut slots, mut scale) = (n.div_ceil(k), k);
+        let mut slots = threads;
         while slots >= 2 {
+            slots = slots.div_ceil(FAN_IN);
             passes.push(SmvpPass {
                 level: passes.len() as u32,
-                scale: scale as u32,
-                chunks: slots.div_ceil(f) as u32,
+                invocations: slots,
             });
-            slots = slots.div_ceil(f);
-            scale = scale.saturating_mul(f);
         }
         passes
     }

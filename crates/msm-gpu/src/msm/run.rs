@@ -15,7 +15,6 @@ struct Params {
     n: u32,
     base: u32,
     level: u32,
-    scale: u32,
     chunks: u32,
     stride: u32,
 }
@@ -70,7 +69,7 @@ impl Resources {
         };
         let storage = wgpu::BufferUsages::STORAGE;
         let copy_dst = wgpu::BufferUsages::COPY_DST;
-        let heads = windows * plan.head_stride() as usize * point_words;
+        let heads = plan.smvp_threads(batch) as usize * point_words;
         let buffers = vec![
             buffer(
                 "params",
@@ -111,13 +110,13 @@ impl Resources {
                 plan.window_bits,
                 plan.buckets,
                 plan.segments,
-                plan.chunk,
+                plan.smvp_threads(r.n as usize),
                 FAN_IN,
                 r.level,
-                r.scale,
-                plan.head_stride(),
                 r.chunks,
                 r.stride,
+                0,
+                0,
                 0,
             ];
             bytes[i * record_bytes as usize..][..PARAMS_BYTES as usize]
@@ -242,8 +241,7 @@ fn records(plan: &Plan) -> Vec<Params> {
                 n,
                 base,
                 level: pass.level,
-                scale: pass.scale,
-                chunks: pass.chunks,
+                chunks: pass.invocations,
                 stride: 0,
             });
         }
@@ -419,8 +417,7 @@ impl<'a> Run<'a> {
                 n,
                 base,
                 level: pass.level,
-                scale: pass.scale,
-                chunks: pass.chunks,
+                chunks: pass.invocations,
                 stride: 0,
             };
             // Level ℓ writes heads B when ℓ is even, A when odd, and reads the other.
@@ -428,7 +425,7 @@ impl<'a> Run<'a> {
                 stage,
                 params,
                 pass.level % 2 == 1,
-                groups(plan.windows as usize * pass.chunks as usize),
+                groups(pass.invocations as usize),
             )
             .await?;
         }
