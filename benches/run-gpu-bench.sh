@@ -11,10 +11,11 @@ device=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1 | tr 'A-Z '
 what=${1:-all}
 stamp=(--commit "$(cat .bin/COMMIT)" --date "$(date -u +%Y-%m-%dT%H:%M:%SZ)")
 if [[ $what == all || $what == msm ]]; then
-  # Uniform scalars at every size, portable 13-bit limbs and the SHADER_INT64 paths (29/30-bit
-  # reduced radix, 32-bit no-carry CIOS); then the skewed patterns of issue 7 at 2^20 on the
-  # default path (0: each curve's reduced-radix width).
-  ./.bin/msm_bench --curves bls12-377,bn254 --log-n 16,18,20,22 --limb-bits 13,29,30,32 --reps 7 \
+  # Uniform scalars at every size on the two paths a user gets: portable 13-bit limbs (the
+  # browser's) and the native default (0: SHADER_INT64, each curve's reduced-radix width; other
+  # widths are experiments, gpu-msm-experiment-widths-*.json); then the skewed patterns of
+  # issue 7 at 2^20 on the native default.
+  ./.bin/msm_bench --curves bls12-377,bn254 --log-n 16,18,20,22 --limb-bits 13,0 --reps 7 \
       "${stamp[@]}" --out "$out/gpu-msm-$device.json"
   ./.bin/msm_bench --curves bls12-377,bn254 --log-n 20 --limb-bits 0 --patterns uniform,small,equal --reps 5 \
       "${stamp[@]}" --out "$out/gpu-msm-skewed-$device.json"
@@ -24,9 +25,9 @@ if [[ $what == all || $what == upload ]]; then
   ./.bin/upload_probe --mib 128 --reps 9 --out "$out/upload-probe-$device.json"
 fi
 if [[ $what == all || $what == stats ]]; then
-  # Registers (and whatever else the driver reports) per pipeline, portable and native widths.
-  ./.bin/pipeline_stats --curves bls12-377,bn254 --limb-bits 13,29 "${stamp[@]}" \
-      --out "$out/pipeline-stats-$device.json"
+  # Registers (and whatever else the driver reports) per pipeline, portable and native default.
+  ./.bin/pipeline_stats --curves bls12-377 --limb-bits 13,30 "${stamp[@]}" --out "$out/pipeline-stats-$device.json"
+  ./.bin/pipeline_stats --curves bn254 --limb-bits 13,29 "${stamp[@]}" --out "$out/pipeline-stats-bn254-$device.json"
 fi
 [[ $what == all || $what == mont ]] || exit 0
 ./.bin/wgsl-mont-bench --threads 1048576 --iterations 256 --reps 7 --workgroup-sizes 64,256 \

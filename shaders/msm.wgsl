@@ -6,9 +6,9 @@
 //   decompose       scalars → signed c-bit digits per window; count points per bucket
 //   prefix          per window, bucket counts → offsets (CSR row pointers of the transposed matrix)
 //   scatter         per window, point indices grouped by bucket (CSR column indices)
-//   smvp            one invocation per chunk of K consecutive entries of all windows' entries, K
-//                   from their count: add each run of same-bucket points to its bucket; a run cut
-//                   off by the chunk's start goes to a head slot instead
+//   smvp            one invocation per chunk of K consecutive entries of a window, K from the
+//                   entries of all windows: add each run of same-bucket points to its bucket; a run
+//                   cut off by the chunk's start goes to a head slot instead
 //   smvp_combine    the same over the head slots, level by level, until every bucket is complete
 // Once, before the first batch: init_buckets. Once, after the last batch:
 //   reduce          one invocation per (window, segment): Σ b·S_b over its segment of buckets
@@ -29,7 +29,7 @@ struct Params {
     window_bits: u32,
     buckets: u32,     // per window: 2^(window_bits − 1); digit 0 goes to no bucket
     segments: u32,    // per window, for the reduction; divides `buckets`
-    threads: u32,     // smvp: T, invocations of this batch's level 0 (and head slots of level 1)
+    threads: u32,     // smvp: T, chunks of this batch when every window is full (K = ⌈entries/T⌉)
     fan_in: u32,      // smvp_combine: F, head slots per invocation
     level: u32,       // smvp_combine: ℓ ≥ 1
     chunks: u32,      // smvp_combine: invocations in this pass
@@ -256,14 +256,14 @@ fn init_buckets(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_work
 
 // ANCHOR: smvp
 // Load-balanced bucket accumulation. Window j's entries (CSR: grouped by bucket, offsets[b] to
-// offsets[b + 1]) follow window j − 1's in one flat sequence of all entries of the batch; its T
-// invocations cut that sequence into chunks of K = ⌈entries/T⌉, so every invocation has work
-// however the scalars fill the windows (skewed scalars leave most windows nearly empty).
-// Invocation c adds the points of flat entries [cK, cK + K), run by run. A run that begins its
-// bucket adds to the bucket's stored value and writes it back; a run that began in an earlier
-// chunk (only a chunk's first run can) goes to head slot c instead. One bucket of m entries thus
-// leaves ≈ m/K head slots, which smvp_combine sums the same way. No invocation adds more than K
-// points, whatever the scalars.
+// offsets[b + 1]) are cut into chunks of K, with K = ⌈entries/T⌉ over all windows of the batch,
+// so that the batch's T invocations (plus one per window for rounding) all have work however the
+// scalars fill the windows: skewed scalars leave most windows nearly empty and their chunks to
+// the full ones. Window j has ⌈m_j/K⌉ chunks, numbered after those of windows 0..j−1; chunk g
+// adds the points of its K entries, run by run. A run that begins its bucket adds to the bucket's
+// stored value and writes it back; a run that began in an earlier chunk (only a chunk's first run
+// can) goes to head slot g instead. One bucket of m entries thus leaves ≈ m/K head slots, which
+// smvp_combine sums the same way. No invocation adds more than K points, whatever the scalars.
 fn entry_bucket(j: u32, e: u32) -> u32 {
     let point = entries[j * params.n + e] & ~NEGATIVE;
     return digits[j * params.n + point] & ~NEGATIVE;
@@ -273,116 +273,95 @@ fn window_entries(j: u32) -> u32 {
     return offsets[j * (params.buckets + 2u) + params.buckets + 1u];
 }
 
-fn all_entries() -> u32 {
+// K: entries per chunk, so that about T chunks cover every window's entries.
+fn chunk_size() -> u32 {
     var total = 0u;
     for (var j = 0u; j < params.windows; j++) {
         total += window_entries(j);
     }
-    return total;
-}
-
-// K: entries per smvp invocation, so that the batch's T invocations cover all of them.
-fn chunk_size(total: u32) -> u32 {
     return max((total + params.threads - 1u) / params.threads, 1u);
 }
 
-// The window of flat entry f < all_entries(), and the flat index of that window's first entry.
-fn locate(f: u32) -> vec2<u32> {
+// The window of chunk g, and the number of the window's first chunk; window = params.windows
+// when g is past the last chunk.
+fn chunk_window(g: u32, k: u32) -> vec2<u32> {
     var j = 0u;
     var first = 0u;
-    while (f >= first + window_entries(j)) {
-        first += window_entries(j);
-        j++;
+    for (; j < params.windows; j++) {
+        let chunks = (window_entries(j) + k - 1u) / k;
+        if (g < first + chunks) {
+            break;
+        }
+        first += chunks;
     }
     return vec2<u32>(j, first);
 }
 
-// The CSR range of flat entries [start, end) of bucket b in window j, which begins at flat `first`.
-fn bucket_range(j: u32, b: u32, first: u32) -> vec2<u32> {
-    let row = j * (params.buckets + 2u);
-    return vec2<u32>(first + offsets[row + b], first + offsets[row + b + 1u]);
-}
-
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn smvp(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
-    let c = invocation(gid, groups);
-    if (c >= params.threads) { return; }
-    let total = all_entries();
-    let k = chunk_size(total);
-    let start = c * k;
-    if (start >= total) { return; }
-    let end = min(start + k, total);
-    var at = locate(start);
-    var f = start;
-    while (f < end) {
-        // Runs stop at window ends: the next window's first entry begins its bucket.
-        if (f == at.y + window_entries(at.x)) {
-            at = vec2<u32>(at.x + 1u, f);
-            continue;
-        }
-        let j = at.x;
-        let b = entry_bucket(j, f - at.y);
-        let range = bucket_range(j, b, at.y);
-        let begins = range.x == f;
-        let run_end = min(range.y, end);
+    let g = invocation(gid, groups);
+    let k = chunk_size();
+    let at = chunk_window(g, k);
+    if (at.x >= params.windows) { return; }
+    let j = at.x;
+    let row = j * (params.buckets + 2u);
+    let start = (g - at.y) * k;
+    let end = min(start + k, offsets[row + params.buckets + 1u]);
+    var e = start;
+    while (e < end) {
+        let b = entry_bucket(j, e);
+        let begins = offsets[row + b] == e;
+        let run_end = min(offsets[row + b + 1u], end);
         let slot = j * (params.buckets + 1u) + b;
         var acc = point_identity();
         if (begins) {
             acc = read_bucket(slot);
         }
-        for (; f < run_end; f++) {
-            acc = add_entry(acc, entries[j * params.n + f - at.y]);
+        for (; e < run_end; e++) {
+            acc = add_entry(acc, entries[j * params.n + e]);
         }
         if (begins) {
             write_bucket(slot, acc);
         } else {
-            write_head(c, acc);
+            write_head(g, acc);
         }
     }
 }
 
 // Level ℓ ≥ 1 over the head slots of level ℓ − 1, F slots per invocation (F small: these levels
 // have few slots, and an invocation's slots are added one after another). Slot i of level ℓ holds
-// the part of a bucket that begins at flat entry i·K·F^(ℓ−1); a bucket spanning flat entries
-// [s, e) owns slots [s_ℓ, e_ℓ) with s_ℓ = ⌊s_{ℓ−1}/D⌋ + 1 and e_ℓ = ⌊(e_{ℓ−1} − 1)/D⌋ + 1, D = K at
-// level 1 and F above (empty once it fits one chunk). Other slots were not written and are skipped.
-fn level_divisor(l: u32, k: u32) -> u32 {
-    return select(params.fan_in, k, l == 0u);
-}
-
-fn level_range(s0: u32, e0: u32, k: u32) -> vec2<u32> {
-    var s = s0;
-    var e = e0;
-    for (var l = 0u; l < params.level; l++) {
-        s = s / level_divisor(l, k) + 1u;
-        e = (e - 1u) / level_divisor(l, k) + 1u;
+// the part of a bucket that begins in chunk i·F^(ℓ−1). A bucket spanning entries [s, e) of window
+// j, whose first chunk is G, owns slots [s_ℓ, e_ℓ) with s_1 = G + ⌊s/K⌋ + 1,
+// e_1 = G + ⌊(e − 1)/K⌋ + 1 and above s_ℓ = ⌊s_{ℓ−1}/F⌋ + 1, e_ℓ = ⌊(e_{ℓ−1} − 1)/F⌋ + 1 (empty
+// once it fits one chunk or invocation). Other slots were not written and are skipped.
+fn level_range(s: u32, e: u32, first_chunk: u32, k: u32) -> vec2<u32> {
+    var r = vec2<u32>(first_chunk + s / k + 1u, first_chunk + (e - 1u) / k + 1u);
+    for (var l = 1u; l < params.level; l++) {
+        r = vec2<u32>(r.x / params.fan_in + 1u, (r.y - 1u) / params.fan_in + 1u);
     }
-    return vec2<u32>(s, e);
+    return r;
 }
 
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn smvp_combine(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
     let c = invocation(gid, groups);
     if (c >= params.chunks) { return; }
-    let total = all_entries();
-    let k = chunk_size(total);
-    // Slots of this level, and the entries each spans (K·F^(ℓ−1), kept below 2^32: slot i starts
-    // at entry i·span < total for every slot that exists).
-    var slots = total;
+    let k = chunk_size();
+    // Slot i of this level starts in chunk i·F^(ℓ−1); `slots` is the level's slot count.
     var span = 1u;
-    for (var l = 0u; l < params.level; l++) {
-        let d = level_divisor(l, k);
-        slots = (slots + d - 1u) / d;
-        span = select(span * d, total, span > total / d);
+    var slots = chunk_window(0xffffffffu, k).y;
+    for (var l = 1u; l < params.level; l++) {
+        span *= params.fan_in;
+        slots = (slots + params.fan_in - 1u) / params.fan_in;
     }
     let end = min(c * params.fan_in + params.fan_in, slots);
     var i = c * params.fan_in;
     while (i < end) {
-        let at = locate(i * span);
+        let at = chunk_window(i * span, k);
         let j = at.x;
-        let b = entry_bucket(j, i * span - at.y);
-        let entries_of_b = bucket_range(j, b, at.y);
-        let range = level_range(entries_of_b.x, entries_of_b.y, k);
+        let row = j * (params.buckets + 2u);
+        let b = entry_bucket(j, (i * span - at.y) * k);
+        let range = level_range(offsets[row + b], offsets[row + b + 1u], at.y, k);
         if (i < range.x || i >= range.y) {
             i++;
             continue;

@@ -335,8 +335,10 @@ fn batches_and_window_sizes() {
         chunk: Some(128),
         ..Default::default()
     };
+    // The SMVP's head slots bound the batch: (⌈448·127/128⌉ + 127) points of 480 bytes fit 300 kB,
+    // 512 points would not.
     let plan = Plan::new(curve, m.constants.limbs, 1500, &small, 300_000).unwrap();
-    assert_eq!(plan.batches(), 3, "{plan:?}");
+    assert_eq!((plan.batch, plan.batches()), (448, 4), "{plan:?}");
     check::<ark_bls12_377::G1Affine>(m, &[100, 1000, 1500], &small, 11);
     // Batches asked for (rounded down to multiples of 64): 1500 points in 6 batches of 256.
     let asked = MsmOptions {
@@ -395,7 +397,8 @@ fn smvp_chunk_sizes() {
         u64::MAX,
     )
     .unwrap();
-    // 64 windows of 4 bits: T = 300·64/2 = 9600 invocations, then ⌈log₄ 9600⌉ = 7 combine levels.
+    // 64 windows of 4 bits: T = 300·64/2 = 9600 chunks, 9664 invocations with one per window for
+    // rounding, then ⌈log₄ 9664⌉ = 7 combine levels.
     assert_eq!(plan.smvp_threads(300), 9600, "{plan:?}");
     assert_eq!(plan.smvp_passes(300).len(), 8, "{plan:?}");
     for k in [2, 3, 17] {

@@ -144,7 +144,8 @@ impl Plan {
                 .clamp(lo, hi) as u32
         });
         // Bytes per point of the largest per-batch buffer: Montgomery coordinates, a digit per
-        // window, or the SMVP head slots (one point per K entries per window).
+        // window, or the SMVP head slots (one point per K entries per window; one more per window
+        // is checked below).
         let heads = (windows as u64 * point_bytes).div_ceil(chunk as u64);
         let per_point = (2 * 4 * limbs as u64)
             .max(2 * 4 * curve.coord_words() as u64)
@@ -152,7 +153,15 @@ impl Plan {
             .max(heads);
         let fit = (binding_limit / per_point) as usize;
         // Multiples of 64 points keep batch boundaries aligned for any binding offset rule.
-        let batch = if wanted <= fit { wanted } else { fit / 64 * 64 };
+        let mut batch = if wanted <= fit { wanted } else { fit / 64 * 64 };
+        // smvp's chunks: ⌈bW/K⌉ plus one per window for rounding, a head slot each.
+        let head_bytes = |b: usize| {
+            ((b * windows as usize).div_ceil(chunk as usize) + windows as usize) as u64
+                * point_bytes
+        };
+        while batch > 0 && head_bytes(batch) > binding_limit {
+            batch = (batch - 1) / 64 * 64;
+        }
         if batch == 0 {
             return Err(GpuError::LimitExceeded {
                 what: "one batch of 64 points".into(),
@@ -180,9 +189,9 @@ impl Plan {
         self.n.div_ceil(self.batch)
     }
 
-    /// T, the `smvp` invocations of a batch of `n` points: ⌈nW/K⌉, K entries each when every
-    /// window is full. With fewer entries (zero digits) the shader shrinks K so that all T still
-    /// have work. Also the head slots of level 1, the most of any level.
+    /// T for a batch of `n` points: ⌈nW/K⌉, the chunks of K entries when every window is full.
+    /// With fewer entries (zero digits, skewed scalars) the shader shrinks K so that about T
+    /// chunks still cover them; rounding each window up adds at most one chunk per window.
     pub fn smvp_threads(&self, n: usize) -> u32 {
         (n * self.windows as usize)
             .div_ceil(self.chunk as usize)
@@ -190,17 +199,17 @@ impl Plan {
     }
 
     // ANCHOR: smvp_passes
-    /// The SMVP passes for a batch of `n` points: level 0 has T invocations and leaves up to T
-    /// head slots; level ℓ + 1 has one invocation per F slots of level ℓ, and one slot per
-    /// invocation of level ℓ. A level is needed while a bucket can still have two slots (slot 0
-    /// never holds a head).
+    /// The SMVP passes for a batch of `n` points: level 0 has T + W invocations (one per chunk)
+    /// and leaves up to as many head slots; level ℓ + 1 has one invocation per F slots of level
+    /// ℓ, and one slot per invocation of level ℓ. A level is needed while a bucket can still have
+    /// two slots.
     pub fn smvp_passes(&self, n: usize) -> Vec<SmvpPass> {
-        let threads = self.smvp_threads(n);
+        let chunks = self.smvp_threads(n) + self.windows;
         let mut passes = vec![SmvpPass {
             level: 0,
-            invocations: threads,
+            invocations: chunks,
         }];
-        let mut slots = threads;
+        let mut slots = chunks;
         while slots >= 2 {
             slots = slots.div_ceil(FAN_IN);
             passes.push(SmvpPass {

@@ -69,7 +69,7 @@ impl Resources {
         };
         let storage = wgpu::BufferUsages::STORAGE;
         let copy_dst = wgpu::BufferUsages::COPY_DST;
-        let heads = plan.smvp_threads(batch) as usize * point_words;
+        let heads = plan.smvp_passes(batch)[0].invocations as usize * point_words;
         let buffers = vec![
             buffer(
                 "params",
