@@ -8,6 +8,7 @@
 //!        [--curves bn254,bls12-377] [--limb-bits 13,15] (0: the SHADER_INT64 default, field::radix64_limb_bits)
 //!        [--patterns uniform,small,equal]
 //!        [--chunks 0,64,256] (SMVP entries per invocation; 0: the plan's default)
+//!        [--segments 0,1024] (reduction segments per window; 0: the plan's default)
 //!        [--windows 0,15,16] (window size c; 0: the plan's default)
 //!        [--batches 0,1,2,4] (split the points into this many batches; 0: the plan's default)
 //!        [--edits none,...] [--reps 5] [--commit C] [--date D] --out FILE
@@ -123,6 +124,7 @@ fn main() {
     let mut patterns = vec!["uniform".to_string()];
     let mut edits = vec!["none".to_string()];
     let mut chunks = vec![0u32];
+    let mut segment_counts = vec![0u32];
     let mut windows = vec![0u32];
     let mut batches = vec![0usize];
     let (mut commit, mut date, mut out) =
@@ -142,6 +144,7 @@ fn main() {
             "--patterns" => patterns = list(&v),
             "--edits" => edits = list(&v),
             "--chunks" => chunks = list(&v),
+            "--segments" => segment_counts = list(&v),
             "--windows" => windows = list(&v),
             "--batches" => batches = list(&v),
             "--reps" => reps = v.parse().expect("--reps"),
@@ -216,13 +219,15 @@ fn main() {
                     curve.name(),
                     now() - t
                 );
-                let mut choices: Vec<(u32, u32, usize)> = Vec::new();
+                let mut choices: Vec<(u32, u32, usize, u32)> = Vec::new();
                 for &k in &chunks {
                     for &c in &windows {
-                        choices.extend(batches.iter().map(|&b| (k, c, b)));
+                        for &sg in &segment_counts {
+                            choices.extend(batches.iter().map(|&b| (k, c, b, sg)));
+                        }
                     }
                 }
-                for ((w, variant, msm, build_s), &(chunk, window, split)) in built
+                for ((w, variant, msm, build_s), &(chunk, window, split, segs)) in built
                     .iter()
                     .flat_map(|b| choices.iter().map(move |c| (b, c)))
                 {
@@ -231,6 +236,7 @@ fn main() {
                         chunk: (chunk > 0).then_some(chunk),
                         window_bits: (window > 0).then_some(window),
                         batch: (split > 0).then(|| n.div_ceil(split)),
+                        segments: (segs > 0).then_some(segs),
                         ..Default::default()
                     };
                     // Warm-up: at least 3 runs and 1 s, so the GPU's clocks have risen before timing.
@@ -284,7 +290,7 @@ fn main() {
                     results.push(json!({
                         "name": format!("{}/{pattern}/2^{log_n}/w{w}{}{}", curve.name(),
                             format!("{}{}{}", if window == 0 { String::new() } else { format!("/c{window}") }, if chunk == 0 { String::new() } else { format!("/k{chunk}") },
-                                if split == 0 { String::new() } else { format!("/b{split}") }),
+                                if split == 0 { String::new() } else { format!("/b{split}") }) + &if segs == 0 { String::new() } else { format!("/s{segs}") },
                             if variant == "none" { String::new() } else { format!("/{variant}") }),
                         "params": {
                             "curve": curve.name(), "n": n, "log_n": log_n, "limb_bits": w, "pattern": pattern, "edit": variant,

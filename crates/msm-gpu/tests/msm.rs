@@ -68,7 +68,7 @@ fn cases<G: AffineRepr>(
                 .collect(),
         ));
         // Most windows nearly empty, then all empty below the one that holds the digits: the
-        // SMVP's chunks span windows and skip empty ones (K comes from the entry count).
+        // SMVP's K comes from the entry count, and its chunks go to the windows that have any.
         out.push((
             "90% of scalars below 2^10",
             points.clone(),
@@ -381,7 +381,7 @@ fn batches_and_window_sizes() {
 /// Load-balanced SMVP: chunks of K entries and the combine levels over their head slots. Tiny K
 /// gives nW/2 invocations and as many head slots, hence many combine levels, and puts every bucket
 /// across chunk boundaries; the skewed patterns put a whole window's points into one bucket and
-/// leave most windows empty, so the GPU's K shrinks and chunks span windows.
+/// leave most windows empty, so the GPU's K shrinks and the chunks go to the other windows.
 #[test]
 fn smvp_chunk_sizes() {
     let curve = GpuCurve::Bls12_377;
@@ -511,4 +511,32 @@ fn rejects_bad_input() {
     .unwrap_err()
     .to_string();
     assert!(err.contains("device allows at most 1024"), "{err}");
+}
+
+/// Reduction segments other than the default: one segment (a single running sum per window, the
+/// longest double-and-add), every bucket its own segment, and two values between; bad counts are
+/// refused with their reason.
+#[test]
+fn reduction_segments() {
+    let curve = GpuCurve::Bls12_377;
+    let m = msm(curve, width(curve));
+    for segments in [1, 2, 64, 512] {
+        let options = MsmOptions {
+            window_bits: Some(10),
+            segments: Some(segments),
+            ..Default::default()
+        };
+        check::<ark_bls12_377::G1Affine>(m, &[1, 1000], &options, 40 + segments as u64);
+    }
+    for (bad, why) in [(3, "a power of two"), (1024, "up to the 512 buckets")] {
+        let options = MsmOptions {
+            window_bits: Some(10),
+            segments: Some(bad),
+            ..Default::default()
+        };
+        let err = block_on(m.run(gpu(), &[], &[], &options, &|| 0.0))
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains(why), "{bad}: {err}");
+    }
 }

@@ -60,8 +60,12 @@ pub struct MsmOptions {
     pub max_binding_bytes: Option<u64>,
     /// Time every stage. With GPU timestamps this is free; without, the host waits after each stage.
     pub stage_timing: bool,
-    /// Entries per SMVP invocation, K ≥ 2 (default: from the batch size, see [`Plan::new`]).
+    /// Entries per SMVP invocation when every window is full, K ≥ 2 (default: from n, see
+    /// [`Plan::new`]; the GPU lowers it when the scalars leave windows part-empty).
     pub chunk: Option<u32>,
+    /// Reduction segments per window: a power of two, at most the buckets per window (default:
+    /// about 2^14 reduction invocations across all windows, see [`Plan::new`]).
+    pub segments: Option<u32>,
     /// Points per batch, a multiple of 64 when below n (default: natively two batches from 2^20
     /// points, else one; fewer points per batch where the binding limit requires). Natively, the
     /// host's copy of one batch's input overlaps the GPU's work on the batch before it.

@@ -79,6 +79,7 @@ impl Plan {
             window_bits,
             chunk,
             batch: wanted_batch,
+            segments: wanted_segments,
             ..
         } = *options;
         if let Some(c) = window_bits.filter(|c| !(2..=MAX_WINDOW_BITS).contains(c)) {
@@ -169,8 +170,18 @@ impl Plan {
                 limit: binding_limit,
             });
         }
-        let target = (REDUCTION_THREADS / windows).max(1);
-        let segments = (1u32 << (u32::BITS - 1 - target.leading_zeros())).min(buckets);
+        let segments = match wanted_segments {
+            Some(s) if !s.is_power_of_two() || s > buckets => {
+                return Err(GpuError::Input(format!(
+                    "{s} reduction segments: a power of two up to the {buckets} buckets of a window"
+                )));
+            }
+            Some(s) => s,
+            None => {
+                let target = (REDUCTION_THREADS / windows).max(1);
+                (1u32 << (u32::BITS - 1 - target.leading_zeros())).min(buckets)
+            }
+        };
         let partial_bytes = windows as u64 * segments as u64 * point_bytes;
         debug_assert!(partial_bytes <= bucket_bytes);
         Ok(Self {
