@@ -5,7 +5,9 @@ use ark_ec::{AffineRepr, CurveGroup, VariableBaseMSM};
 use ark_ff::{PrimeField, UniformRand};
 use ark_std::rand::{Rng, SeedableRng, rngs::StdRng};
 use fastmsm_gpu::field::{INT64_LIMB_WIDTHS, radix64_limb_bits};
-use fastmsm_gpu::msm::{GpuCurve, GpuMsm, MixedAdd, MsmOptions, Plan, shader_source};
+use fastmsm_gpu::msm::{
+    GpuCurve, GpuMsm, MixedAdd, MsmOptions, Plan, reduction_segments, shader_source,
+};
 use fastmsm_gpu::testing::{block_on, gpu, gpu_int64};
 use fastmsm_mont::Canonical;
 use std::sync::Mutex;
@@ -517,7 +519,7 @@ fn rejects_bad_input() {
 /// longest double-and-add), every bucket its own segment, and two values between; bad counts are
 /// refused with their reason.
 #[test]
-fn reduction_segments() {
+fn reduction_segment_counts() {
     let curve = GpuCurve::Bls12_377;
     let m = msm(curve, width(curve));
     for segments in [1, 2, 64, 512] {
@@ -528,6 +530,14 @@ fn reduction_segments() {
         };
         check::<ark_bls12_377::G1Affine>(m, &[1, 1000], &options, 40 + segments as u64);
     }
+    // The default rule at the configurations it was measured at (H200): BLS12-377 at 30 bits
+    // (13 limbs) 2^16, 2^18, 2^20, 2^22 keep 512, 512, then 2048, 2048; 13-bit (30 limbs) 512.
+    assert_eq!(reduction_segments(24, 1 << 10, 13), 512);
+    assert_eq!(reduction_segments(20, 1 << 12, 13), 512);
+    assert_eq!(reduction_segments(17, 1 << 14, 13), 2048);
+    assert_eq!(reduction_segments(16, 1 << 15, 13), 2048);
+    assert_eq!(reduction_segments(17, 1 << 14, 30), 512);
+    assert_eq!(reduction_segments(2, 4, 13), 4);
     for (bad, why) in [(3, "a power of two"), (1024, "up to the 512 buckets")] {
         let options = MsmOptions {
             window_bits: Some(10),

@@ -13,7 +13,7 @@ use fastmsm_mont::{LimbConstants, limb_constants};
 
 pub use combine::AffineOut;
 pub use curve::{GpuCurve, MixedAdd, WORKGROUP_SIZE, shader_source};
-pub use plan::{Plan, SmvpPass, default_window_bits};
+pub use plan::{Plan, SmvpPass, default_window_bits, reduction_segments};
 
 use crate::{GpuContext, GpuError};
 use run::{Resources, Run};

@@ -8,6 +8,14 @@ use crate::GpuError;
 /// Invocations the reduction aims for across all windows: enough to fill a large GPU, few enough
 /// that the fold that follows stays short.
 const REDUCTION_THREADS: u32 = 1 << 14;
+/// With 64-bit products (builds of at most `NATIVE_MAX_LIMBS` limbs) the reduction kernel is small
+/// enough that about one wave of it on the H200 (33 792 invocations at 8 warps per SM) paid, as
+/// long as a segment keeps `MIN_SEGMENT_BUCKETS` buckets (see [`reduction_segments`]).
+const REDUCTION_THREADS_NATIVE: u32 = 36 << 10;
+const MIN_SEGMENT_BUCKETS: u32 = 8;
+/// The native widths (29, 30, 32 bits) need at most 14 limbs for every curve here; the portable
+/// ones (12 to 16 bits) at least 16.
+const NATIVE_MAX_LIMBS: usize = 14;
 /// Largest window: 2^(c−1) buckets per window must stay addressable and the bucket buffer small.
 pub const MAX_WINDOW_BITS: u32 = 16;
 /// Invocations the SMVP aims for across all windows when the whole input is one batch (a few waves
@@ -53,6 +61,25 @@ pub struct SmvpPass {
     /// Invocations across all windows.
     pub invocations: u32,
 }
+
+// ANCHOR: segments_rule
+/// S, the reduction segments per window: the largest power of two with W·S ≤ 2^14, and for the
+/// native widths up to W·S ≤ 36 Ki where that leaves at least 8 buckets per segment. Measured on
+/// the H200 (reduce + fold, same run): BLS12-377 at 30 bits 2^20 2.59 ms at S = 512 → 1.76 at
+/// 2048, 2^22 2.74 → 2.59 (S = 1024 → 2048), 2^18 best at its old 512 (segments of 8); BN254 at
+/// 29 bits within 0.1 ms either way; the portable widths mixed (BLS12-377 at 13 and 15 bits 2 ms
+/// slower at S = 1024, BN254 1.4 ms faster), so they keep 2^14
+/// (gpu-msm-experiment-segments- and -segments-sizes-nvidia-h200.json).
+pub fn reduction_segments(windows: u32, buckets: u32, limbs: usize) -> u32 {
+    let pow2_floor = |x: u32| 1u32 << (u32::BITS - 1 - x.max(1).leading_zeros());
+    let plain = pow2_floor(REDUCTION_THREADS / windows).min(buckets);
+    if limbs > NATIVE_MAX_LIMBS {
+        return plain;
+    }
+    let native = pow2_floor(REDUCTION_THREADS_NATIVE / windows).min(buckets / MIN_SEGMENT_BUCKETS);
+    plain.max(native)
+}
+// ANCHOR_END: segments_rule
 
 // ANCHOR: window_rule
 /// Window size c for n points: the bit length of n minus 6, within [4, 16] (about 2^5 points per
@@ -177,10 +204,7 @@ impl Plan {
                 )));
             }
             Some(s) => s,
-            None => {
-                let target = (REDUCTION_THREADS / windows).max(1);
-                (1u32 << (u32::BITS - 1 - target.leading_zeros())).min(buckets)
-            }
+            None => reduction_segments(windows, buckets, limbs),
         };
         let partial_bytes = windows as u64 * segments as u64 * point_bytes;
         debug_assert!(partial_bytes <= bucket_bytes);
