@@ -21,20 +21,6 @@ mod shader_edits;
 use fastmsm_mont::limb_constants;
 use serde_json::{Value, json};
 
-/// The MSM stages of msm.wgsl and the chained-product kernel of field_kernels.wgsl.
-const MSM_STAGES: [&str; 10] = [
-    "init_buckets",
-    "convert_points",
-    "decompose",
-    "prefix",
-    "scatter",
-    "smvp",
-    "smvp_combine",
-    "reduce",
-    "fold",
-    "window_out",
-];
-
 /// SPIR-V for one entry point, with the options wgpu-hal's Vulkan backend uses by default.
 fn spirv(source: &str, entry: &str) -> Result<(Vec<u32>, Vec<(u32, vk::DescriptorType)>), String> {
     let module = naga::front::wgsl::parse_str(source).map_err(|e| e.emit_to_string(source))?;
@@ -307,7 +293,11 @@ fn main() {
                 .collect();
             let kernels = sources
                 .iter()
-                .flat_map(|(edit, msm)| MSM_STAGES.iter().map(move |&s| (*edit, s, msm)))
+                .flat_map(|(edit, msm)| {
+                    fastmsm_gpu::msm::STAGES
+                        .iter()
+                        .map(move |&s| (*edit, s, msm))
+                })
                 .chain([("none", "chain", &field)]);
             for (edit, entry, source) in kernels {
                 let (words, bindings) = spirv(source, entry)

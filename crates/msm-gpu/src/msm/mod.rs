@@ -21,7 +21,7 @@ use std::sync::Mutex;
 
 /// Every entry point of msm.wgsl, in pipeline order: `init_buckets` once, the next five per batch
 /// of points (`smvp_combine` once per level), the last three once (`fold` once per tree level).
-const STAGES: [&str; 10] = [
+pub const STAGES: [&str; 10] = [
     "init_buckets",
     "convert_points",
     "decompose",
