@@ -39,7 +39,11 @@ impl From<AdapterReport> for Adapter {
             limits: r
                 .limits
                 .into_iter()
-                .map(|(name, value, webgpu_default)| Limit { name, value, webgpu_default })
+                .map(|(name, value, webgpu_default)| Limit {
+                    name,
+                    value,
+                    webgpu_default,
+                })
                 .collect(),
             subgroup_min_size: r.subgroup_sizes.0,
             subgroup_max_size: r.subgroup_sizes.1,
@@ -51,7 +55,15 @@ impl From<AdapterReport> for Adapter {
 
 pub async fn probe() -> Capabilities {
     match fastmsm_gpu::context::probe().await {
-        Ok(r) => Capabilities { webgpu: true, error: None, adapter: Some(r.into()) },
-        Err(e) => Capabilities { webgpu: false, error: Some(e.to_string()), adapter: None },
+        Ok(r) => Capabilities {
+            webgpu: true,
+            error: None,
+            adapter: Some(r.into()),
+        },
+        Err(e) => Capabilities {
+            webgpu: false,
+            error: Some(e.to_string()),
+            adapter: None,
+        },
     }
 }

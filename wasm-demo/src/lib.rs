@@ -32,7 +32,11 @@ pub(crate) async fn gpu_context() -> Result<Rc<GpuContext>, JsValue> {
     if let Some(ctx) = CONTEXT.with(|c| c.borrow().clone()) {
         return Ok(ctx);
     }
-    let ctx = Rc::new(GpuContext::new().await.map_err(|e| JsValue::from_str(&e.to_string()))?);
+    let ctx = Rc::new(
+        GpuContext::new()
+            .await
+            .map_err(|e| JsValue::from_str(&e.to_string()))?,
+    );
     CONTEXT.with(|c| *c.borrow_mut() = Some(ctx.clone()));
     Ok(ctx)
 }
@@ -45,9 +49,16 @@ pub(crate) fn forget_gpu_context() {
 /// performance.now() of the worker's global scope, in seconds.
 pub(crate) fn now_seconds() -> f64 {
     let global = js_sys::global();
-    let performance = js_sys::Reflect::get(&global, &"performance".into()).expect("performance exists");
-    let now: js_sys::Function = js_sys::Reflect::get(&performance, &"now".into()).expect("now exists").into();
-    now.call0(&performance).expect("performance.now()").as_f64().expect("a number") / 1000.0
+    let performance =
+        js_sys::Reflect::get(&global, &"performance".into()).expect("performance exists");
+    let now: js_sys::Function = js_sys::Reflect::get(&performance, &"now".into())
+        .expect("now exists")
+        .into();
+    now.call0(&performance)
+        .expect("performance.now()")
+        .as_f64()
+        .expect("a number")
+        / 1000.0
 }
 
 /// Serialises a result for JS, keeping maps as plain objects.

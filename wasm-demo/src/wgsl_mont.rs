@@ -31,7 +31,13 @@ struct Run {
 
 /// Times `threads` × `iterations` chained WGSL Montgomery products for one field and limb width.
 #[wasm_bindgen]
-pub async fn wgsl_mont_bench(field: String, limb_bits: u32, threads: usize, iterations: u32, reps: usize) -> Result<JsValue, JsValue> {
+pub async fn wgsl_mont_bench(
+    field: String,
+    limb_bits: u32,
+    threads: usize,
+    iterations: u32,
+    reps: usize,
+) -> Result<JsValue, JsValue> {
     let field = Field::ALL
         .into_iter()
         .find(|f| f.name() == field)
@@ -40,9 +46,20 @@ pub async fn wgsl_mont_bench(field: String, limb_bits: u32, threads: usize, iter
     // The worker runs one task at a time, so holding the cache across the await cannot conflict.
     let kernels = KERNELS.with(Rc::clone);
     let mut cache = kernels.borrow_mut();
-    let r = chain_throughput(&ctx, &mut cache, field, limb_bits, fastmsm_gpu::field::WORKGROUP_SIZE, threads, iterations, reps, 16, &crate::now_seconds)
-        .await
-        .map_err(|e| JsValue::from_str(&e.to_string()))?;
+    let r = chain_throughput(
+        &ctx,
+        &mut cache,
+        field,
+        limb_bits,
+        fastmsm_gpu::field::WORKGROUP_SIZE,
+        threads,
+        iterations,
+        reps,
+        16,
+        &crate::now_seconds,
+    )
+    .await
+    .map_err(|e| JsValue::from_str(&e.to_string()))?;
     crate::to_js(&Run {
         field: field.name(),
         limb_bits,

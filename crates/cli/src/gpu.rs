@@ -8,25 +8,38 @@ use fastmsm_msm::Scalar;
 use crate::Failure;
 use crate::format::{CliCurve, hex};
 
-
 /// Σ kᵢ·Pᵢ on the GPU, printed exactly as the CPU backend prints it.
 pub fn msm<G: CliCurve>(points: &[G::Affine], scalars: &[Scalar]) -> Result<String, Failure> {
     let curve = GpuCurve::from_name(G::NAME).expect("every CLI curve has a GPU build");
     let mut one = [0u64; 6];
     one[0] = 1;
     // The reader already checked every point; the identity goes in as the format writes it.
-    let identity = if curve.is_edwards() { ([0; 6], one) } else { ([0; 6], [0; 6]) };
-    let input: Vec<_> = points.iter().map(|p| G::coords(p).unwrap_or(identity)).collect();
+    let identity = if curve.is_edwards() {
+        ([0; 6], one)
+    } else {
+        ([0; 6], [0; 6])
+    };
+    let input: Vec<_> = points
+        .iter()
+        .map(|p| G::coords(p).unwrap_or(identity))
+        .collect();
     let gpu_failure = |e: GpuError| match e {
         GpuError::Input(m) => Failure::Input(m),
         other => Failure::Gpu(other.to_string()),
     };
     pollster::block_on(async {
         let ctx = GpuContext::new().await.map_err(gpu_failure)?;
-        let msm = GpuMsm::new(&ctx, curve, default_limb_bits(&ctx, curve.base_field())).await.map_err(gpu_failure)?;
-        let out = msm.run(&ctx, &input, scalars, &MsmOptions::default(), &|| 0.0).await.map_err(gpu_failure)?;
+        let msm = GpuMsm::new(&ctx, curve, default_limb_bits(&ctx, curve.base_field()))
+            .await
+            .map_err(gpu_failure)?;
+        let out = msm
+            .run(&ctx, &input, scalars, &MsmOptions::default(), &|| 0.0)
+            .await
+            .map_err(gpu_failure)?;
         Ok(match out.result {
-            Some((x, y)) if !(curve.is_edwards() && (x, y) == identity) => format!("x={} y={}", hex(&x), hex(&y)),
+            Some((x, y)) if !(curve.is_edwards() && (x, y) == identity) => {
+                format!("x={} y={}", hex(&x), hex(&y))
+            }
             _ => "identity".to_string(),
         })
     })

@@ -248,12 +248,25 @@ fn json_adds_a_line_and_keeps_the_result_last() {
 fn gpu_backend_matches_arkworks() {
     for n in [300usize, 0] {
         let (pts, scalars, pb, sb) = inputs::<Bls381>(n, 6);
-        let want = Bls381::line(&<Bls381 as Curve>::G::msm(&pts, &scalars).unwrap().into_affine());
-        let o = run("bls12-381", &pb, &sb, &["--backend", "gpu", "--json"], &format!("gpu-{n}"));
+        let want = Bls381::line(
+            &<Bls381 as Curve>::G::msm(&pts, &scalars)
+                .unwrap()
+                .into_affine(),
+        );
+        let o = run(
+            "bls12-381",
+            &pb,
+            &sb,
+            &["--backend", "gpu", "--json"],
+            &format!("gpu-{n}"),
+        );
         assert!(o.status.success(), "n = {n}: {}", stderr(&o));
         assert_eq!(stdout_last(&o), want, "n = {n}");
         let out = String::from_utf8(o.stdout).unwrap();
-        assert!(out.starts_with("{\"curve\":\"bls12-381\",\"backend\":\"gpu\""), "{out}");
+        assert!(
+            out.starts_with("{\"curve\":\"bls12-381\",\"backend\":\"gpu\""),
+            "{out}"
+        );
     }
 }
 

@@ -45,7 +45,12 @@ fn canonical<F: ArkPrimeField>(a: &F) -> [u64; 6] {
 fn inputs<C, P>(
     n: usize,
     seed: u64,
-) -> (Vec<ArkA<P>>, Vec<P::ScalarField>, Vec<sw::Affine<C>>, Vec<Scalar>)
+) -> (
+    Vec<ArkA<P>>,
+    Vec<P::ScalarField>,
+    Vec<sw::Affine<C>>,
+    Vec<Scalar>,
+)
 where
     C: sw::SwCurve,
     P: ark_ec::short_weierstrass::SWCurveConfig,
@@ -85,11 +90,7 @@ where
     (ark_points, ark_scalars, points, scalars)
 }
 
-fn ours<C: sw::SwCurve>(
-    name: &str,
-    points: &[sw::Affine<C>],
-    scalars: &[Scalar],
-) -> sw::Xyzz<C> {
+fn ours<C: sw::SwCurve>(name: &str, points: &[sw::Affine<C>], scalars: &[Scalar]) -> sw::Xyzz<C> {
     match name {
         "ours-projective" | "ours-batch-affine" => {
             let cfg = MsmConfig {
