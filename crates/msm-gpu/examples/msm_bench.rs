@@ -9,6 +9,7 @@
 //!        [--patterns uniform,small,equal]
 //!        [--chunks 0,64,256] (SMVP entries per invocation; 0: the plan's default)
 //!        [--segments 0,1024] (reduction segments per window; 0: the plan's default)
+//!        [--first-batches 0,262144] (points in the first batch, the rest in one; 0: equal batches)
 //!        [--windows 0,15,16] (window size c; 0: the plan's default)
 //!        [--batches 0,1,2,4] (split the points into this many batches; 0: the plan's default)
 //!        [--edits none,...] [--reps 5] [--commit C] [--date D] --out FILE
@@ -125,6 +126,7 @@ fn main() {
     let mut edits = vec!["none".to_string()];
     let mut chunks = vec![0u32];
     let mut segment_counts = vec![0u32];
+    let mut first_batches = vec![0usize];
     let mut windows = vec![0u32];
     let mut batches = vec![0usize];
     let (mut commit, mut date, mut out) =
@@ -145,6 +147,7 @@ fn main() {
             "--edits" => edits = list(&v),
             "--chunks" => chunks = list(&v),
             "--segments" => segment_counts = list(&v),
+            "--first-batches" => first_batches = list(&v),
             "--windows" => windows = list(&v),
             "--batches" => batches = list(&v),
             "--reps" => reps = v.parse().expect("--reps"),
@@ -219,15 +222,17 @@ fn main() {
                     curve.name(),
                     now() - t
                 );
-                let mut choices: Vec<(u32, u32, usize, u32)> = Vec::new();
+                let mut choices: Vec<(u32, u32, usize, u32, usize)> = Vec::new();
                 for &k in &chunks {
                     for &c in &windows {
                         for &sg in &segment_counts {
-                            choices.extend(batches.iter().map(|&b| (k, c, b, sg)));
+                            for &f in &first_batches {
+                                choices.extend(batches.iter().map(|&b| (k, c, b, sg, f)));
+                            }
                         }
                     }
                 }
-                for ((w, variant, msm, build_s), &(chunk, window, split, segs)) in built
+                for ((w, variant, msm, build_s), &(chunk, window, split, segs, first)) in built
                     .iter()
                     .flat_map(|b| choices.iter().map(move |c| (b, c)))
                 {
@@ -237,6 +242,7 @@ fn main() {
                         window_bits: (window > 0).then_some(window),
                         batch: (split > 0).then(|| n.div_ceil(split)),
                         segments: (segs > 0).then_some(segs),
+                        first_batch: (first > 0).then_some(first),
                         ..Default::default()
                     };
                     // Warm-up: at least 3 runs and 1 s, so the GPU's clocks have risen before timing.
@@ -290,11 +296,12 @@ fn main() {
                     results.push(json!({
                         "name": format!("{}/{pattern}/2^{log_n}/w{w}{}{}", curve.name(),
                             format!("{}{}{}", if window == 0 { String::new() } else { format!("/c{window}") }, if chunk == 0 { String::new() } else { format!("/k{chunk}") },
-                                if split == 0 { String::new() } else { format!("/b{split}") }) + &if segs == 0 { String::new() } else { format!("/s{segs}") },
+                                if split == 0 { String::new() } else { format!("/b{split}") }) + &if segs == 0 { String::new() } else { format!("/s{segs}") }
+                                + &if first == 0 { String::new() } else { format!("/f{first}") },
                             if variant == "none" { String::new() } else { format!("/{variant}") }),
                         "params": {
                             "curve": curve.name(), "n": n, "log_n": log_n, "limb_bits": w, "pattern": pattern, "edit": variant,
-                            "window_bits": warm.plan.window_bits, "batches": warm.plan.batches(), "segments": warm.plan.segments,
+                            "window_bits": warm.plan.window_bits, "batches": warm.plan.batches(), "first_batch": warm.plan.first_batch, "segments": warm.plan.segments,
                             "smvp_chunk": warm.plan.chunk, "smvp_levels": warm.plan.smvp_passes(warm.plan.batch).len(),
                             "host_ms_of_median_run": median_host.iter().map(|(s, t)| json!({"phase": s, "ms": t * 1e3})).collect::<Vec<_>>(),
                             "pipeline_build_seconds": build_s,

@@ -342,6 +342,38 @@ fn batches_and_window_sizes() {
     let plan = Plan::new(curve, m.constants.limbs, 1500, &small, 300_000).unwrap();
     assert_eq!((plan.batch, plan.batches()), (448, 4), "{plan:?}");
     check::<ark_bls12_377::G1Affine>(m, &[100, 1000, 1500], &small, 11);
+    // A first batch smaller than the rest: 1500 points as 128 + 1372 (the rest in one batch), and
+    // 128 + 5 × 256 + 92 with the batch size given too; bad first batches refused.
+    let first = MsmOptions {
+        first_batch: Some(128),
+        ..Default::default()
+    };
+    let plan = Plan::new(curve, m.constants.limbs, 1500, &first, u64::MAX).unwrap();
+    assert_eq!(plan.batch_ranges(), vec![0..128, 128..1500], "{plan:?}");
+    check::<ark_bls12_377::G1Affine>(m, &[1500], &first, 12);
+    let both = MsmOptions {
+        first_batch: Some(128),
+        batch: Some(256),
+        ..Default::default()
+    };
+    let plan = Plan::new(curve, m.constants.limbs, 1500, &both, u64::MAX).unwrap();
+    assert_eq!(plan.batches(), 7, "{plan:?}");
+    assert_eq!(plan.batch_ranges().last(), Some(&(1408..1500)), "{plan:?}");
+    check::<ark_bls12_377::G1Affine>(m, &[1500], &both, 13);
+    for bad in [100, 1536, 512] {
+        let options = MsmOptions {
+            first_batch: Some(bad),
+            batch: Some(256),
+            ..Default::default()
+        };
+        let err = Plan::new(curve, m.constants.limbs, 1500, &options, u64::MAX)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains(&format!("first batch of {bad} points")),
+            "{bad}: {err}"
+        );
+    }
     // Batches asked for (rounded down to multiples of 64): 1500 points in 6 batches of 256.
     let asked = MsmOptions {
         batch: Some(300),

@@ -70,6 +70,10 @@ pub struct MsmOptions {
     /// points, else one; fewer points per batch where the binding limit requires). Natively, the
     /// host's copy of one batch's input overlaps the GPU's work on the batch before it.
     pub batch: Option<usize>,
+    /// Points in the first batch, a multiple of 64 below n and not above the batch size (default:
+    /// as many as the others). With it and no `batch`, the rest goes in one batch. A smaller first
+    /// batch leaves less of the host's copy before the GPU can start; for timing experiments.
+    pub first_batch: Option<usize>,
 }
 
 /// Where stage times come from.
@@ -247,8 +251,8 @@ impl GpuMsm {
         let mut run = Run::new(ctx, self, resources, timing, now);
         lap("setup", &mut host);
         let coord_words = 2 * self.curve.coord_words();
-        for start in (0..n).step_by(plan.batch) {
-            let end = (start + plan.batch).min(n);
+        for range in plan.batch_ranges() {
+            let (start, end) = (range.start, range.end);
             run.batch(
                 start,
                 &points[start * coord_words..end * coord_words],

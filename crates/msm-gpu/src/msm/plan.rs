@@ -47,6 +47,8 @@ pub struct Plan {
     pub buckets: u32,
     /// Points per batch; the last batch may be shorter.
     pub batch: usize,
+    /// Points in the first batch (`batch` unless the caller chose fewer).
+    pub first_batch: usize,
     /// Reduction segments per window (a power of two dividing `buckets`).
     pub segments: u32,
     /// K: entries each SMVP invocation adds when every window is full (the GPU lowers it for
@@ -107,6 +109,7 @@ impl Plan {
             chunk,
             batch: wanted_batch,
             segments: wanted_segments,
+            first_batch,
             ..
         } = *options;
         if let Some(c) = window_bits.filter(|c| !(2..=MAX_WINDOW_BITS).contains(c)) {
@@ -156,6 +159,10 @@ impl Plan {
             }
             Some(b) if b < n => b / 64 * 64,
             Some(_) => n.max(1),
+            // The rest after a first batch the caller sized, in one batch.
+            None if first_batch.is_some_and(|f| f < n) => {
+                (n - first_batch.unwrap_or(0)).next_multiple_of(64)
+            }
             None if n >= TWO_BATCHES_FROM && !cfg!(target_arch = "wasm32") => {
                 n.div_ceil(2).next_multiple_of(64)
             }
@@ -197,6 +204,15 @@ impl Plan {
                 limit: binding_limit,
             });
         }
+        let first_batch = match first_batch {
+            Some(f) if f % 64 != 0 || f == 0 || f >= n || f > batch => {
+                return Err(GpuError::Input(format!(
+                    "first batch of {f} points: a multiple of 64, below n = {n} and at most the batch of {batch}"
+                )));
+            }
+            Some(f) => f,
+            None => batch,
+        };
         let segments = match wanted_segments {
             Some(s) if !s.is_power_of_two() || s > buckets => {
                 return Err(GpuError::Input(format!(
@@ -214,6 +230,7 @@ impl Plan {
             windows,
             buckets,
             batch,
+            first_batch,
             segments,
             chunk,
         })
@@ -221,7 +238,19 @@ impl Plan {
     // ANCHOR_END: plan_new
 
     pub fn batches(&self) -> usize {
-        self.n.div_ceil(self.batch)
+        self.batch_ranges().len()
+    }
+
+    /// The points of each batch, in order: `first_batch`, then `batch` at a time.
+    pub fn batch_ranges(&self) -> Vec<std::ops::Range<usize>> {
+        let mut out = Vec::new();
+        let (mut start, mut size) = (0, self.first_batch);
+        while start < self.n {
+            let end = (start + size).min(self.n);
+            out.push(start..end);
+            (start, size) = (end, self.batch);
+        }
+        out
     }
 
     /// T for a batch of `n` points: ⌈nW/K⌉, the chunks of K entries when every window is full.

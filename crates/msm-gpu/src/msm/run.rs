@@ -229,8 +229,8 @@ fn records(plan: &Plan) -> Vec<Params> {
             out.push(p);
         }
     };
-    for start in (0..plan.n).step_by(plan.batch) {
-        let (n, base) = ((plan.n - start).min(plan.batch) as u32, start as u32);
+    for range in plan.batch_ranges() {
+        let (n, base) = (range.len() as u32, range.start as u32);
         add(Params {
             n,
             base,
