@@ -65,10 +65,16 @@ pub fn window_size_sampled(scalars: &[Scalar], bound: &Scalar) -> u32 {
         // K(c)·(n + 2^c) with K(c) = nonzero / sample size, in integers
         nonzero as u128 * (n as u128 + (1u128 << c)) / sample.len().max(1) as u128
     };
-    let at_c0 = weighted(c0);
     let lo = c0.saturating_sub(1).max(*WINDOW_RANGE.start());
     let hi = (c0 + 3).min(*WINDOW_RANGE.end());
-    match (lo..=hi).map(|c| (weighted(c), c)).min() {
+    let costs: Vec<(u128, u32)> = (lo..=hi).map(|c| (weighted(c), c)).collect();
+    // c0 lies in [lo, hi] (window_size stays in WINDOW_RANGE); its cost is counted once.
+    let at_c0 = costs
+        .iter()
+        .find(|e| e.1 == c0)
+        .map(|e| e.0)
+        .unwrap_or_else(|| weighted(c0));
+    match costs.into_iter().min() {
         Some((cost, c)) if cost * 50 < at_c0 * 49 => c,
         _ => c0,
     }
