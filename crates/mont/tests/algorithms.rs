@@ -17,6 +17,14 @@ use fastmsm_mont::{cios, fios, primitives, reduced_radix, sos, words};
 use num_bigint::BigUint;
 use rand::Rng;
 
+/// `run(&fields::F::EMMART, &fields::F::FIELD, extra…)` for each listed field: the Emmart tests'
+/// `run` is generic over the limb count, so it cannot take the fields from a loop.
+macro_rules! each_emmart_field {
+    ($run:ident: $($field:ident $(($($extra:expr),*))?),* $(,)?) => {
+        $( $run(&fields::$field::EMMART, &fields::$field::FIELD $($(, $extra)*)?); )*
+    };
+}
+
 /// a·b·R⁻¹ mod p for any odd p (not necessarily prime).
 fn mont_ref(a: &BigUint, b: &BigUint, p: &BigUint, log2_r: u32) -> BigUint {
     let r_inv = (pow2(log2_r) % p).modinv(p).unwrap();
@@ -464,23 +472,7 @@ fn emmart_lazy_products_stay_below_2p() {
             }
         }
     }
-    run(
-        &fields::bls12_377_fq::EMMART,
-        &fields::bls12_377_fq::FIELD,
-        true,
-    );
-    run(
-        &fields::bls12_381_fq::EMMART,
-        &fields::bls12_381_fq::FIELD,
-        true,
-    );
-    run(
-        &fields::bls12_377_fr::EMMART,
-        &fields::bls12_377_fr::FIELD,
-        true,
-    );
-    run(&fields::bn254_fq::EMMART, &fields::bn254_fq::FIELD, false);
-    run(&fields::bn254_fr::EMMART, &fields::bn254_fr::FIELD, false);
+    each_emmart_field!(run: bls12_377_fq(true), bls12_381_fq(true), bls12_377_fr(true), bn254_fq(false), bn254_fr(false));
 }
 
 /// The full product's branch on the top limb (`EmmartParams::rare_subtraction`): set for the BLS12
@@ -507,23 +499,7 @@ fn emmart_rare_subtraction_still_reduces() {
         let [got] = emmart::emmart_mul_interleaved::<PortableLanes, N, 1>([&top], [&k.mont.r], k);
         assert_eq!(got, top, "{}: (p − 1)·1", f.name);
     }
-    run(
-        &fields::bls12_377_fq::EMMART,
-        &fields::bls12_377_fq::FIELD,
-        true,
-    );
-    run(
-        &fields::bls12_381_fq::EMMART,
-        &fields::bls12_381_fq::FIELD,
-        true,
-    );
-    run(
-        &fields::bls12_377_fr::EMMART,
-        &fields::bls12_377_fr::FIELD,
-        false,
-    );
-    run(&fields::bn254_fq::EMMART, &fields::bn254_fq::FIELD, false);
-    run(&fields::bn254_fr::EMMART, &fields::bn254_fr::FIELD, false);
+    each_emmart_field!(run: bls12_377_fq(true), bls12_381_fq(true), bls12_377_fr(false), bn254_fq(false), bn254_fr(false));
 }
 
 /// The lazy difference (`primitives::sub_lazy_radix`) on 51-bit limbs: for operands below p
@@ -554,7 +530,5 @@ fn lazy_difference_stays_below_2p() {
             }
         }
     }
-    run(&fields::bls12_377_fq::EMMART, &fields::bls12_377_fq::FIELD);
-    run(&fields::bls12_381_fq::EMMART, &fields::bls12_381_fq::FIELD);
-    run(&fields::bls12_377_fr::EMMART, &fields::bls12_377_fr::FIELD);
+    each_emmart_field!(run: bls12_377_fq, bls12_381_fq, bls12_377_fr);
 }
