@@ -23,6 +23,12 @@ pub const LIMB_WIDTHS: [u32; 5] = [12, 13, 14, 15, 16];
 /// reduced radix with u64 column sums, and 32-bit limbs in a no-carry CIOS with 64-bit products.
 pub const INT64_LIMB_WIDTHS: [u32; 3] = [29, 30, 32];
 
+/// Whether `limb_bits` is one of the widths with 64-bit limb products (SHADER_INT64); the others
+/// are the portable widths, 32-bit integers only.
+pub fn int64_products(limb_bits: u32) -> bool {
+    INT64_LIMB_WIDTHS.contains(&limb_bits)
+}
+
 // ANCHOR: int64_width
 /// The limb width of the SHADER_INT64 path for `field`: 30 bits where that saves a limb (13 instead
 /// of 14 for BLS12-377 and BLS12-381), else 29, the widest whose products leave a u64 column room
@@ -66,7 +72,7 @@ pub fn check_limb_bits(ctx: &GpuContext, limb_bits: u32) -> Result<(), GpuError>
     if supported_limb_widths(ctx).contains(&limb_bits) {
         return Ok(());
     }
-    if INT64_LIMB_WIDTHS.contains(&limb_bits) {
+    if int64_products(limb_bits) {
         return Err(GpuError::Input(format!(
             "{limb_bits}-bit limbs need 64-bit integers in shaders (SHADER_INT64), which the adapter '{}' does not offer; use one of {LIMB_WIDTHS:?}",
             ctx.info.name

@@ -339,7 +339,7 @@ fn batches_and_window_sizes() {
     };
     // The SMVP's head slots bound the batch: (⌈448·127/128⌉ + 127) points of 480 bytes fit 300 kB,
     // 512 points would not.
-    let plan = Plan::new(curve, m.constants.limbs, 1500, &small, 300_000).unwrap();
+    let plan = Plan::new(curve, &m.constants, 1500, &small, 300_000).unwrap();
     assert_eq!((plan.batch, plan.batches()), (448, 4), "{plan:?}");
     check::<ark_bls12_377::G1Affine>(m, &[100, 1000, 1500], &small, 11);
     // A first batch smaller than the rest: 1500 points as 128 + 1372 (the rest in one batch), and
@@ -348,7 +348,7 @@ fn batches_and_window_sizes() {
         first_batch: Some(128),
         ..Default::default()
     };
-    let plan = Plan::new(curve, m.constants.limbs, 1500, &first, u64::MAX).unwrap();
+    let plan = Plan::new(curve, &m.constants, 1500, &first, u64::MAX).unwrap();
     assert_eq!(plan.batch_ranges(), vec![0..128, 128..1500], "{plan:?}");
     check::<ark_bls12_377::G1Affine>(m, &[1500], &first, 12);
     let both = MsmOptions {
@@ -356,7 +356,7 @@ fn batches_and_window_sizes() {
         batch: Some(256),
         ..Default::default()
     };
-    let plan = Plan::new(curve, m.constants.limbs, 1500, &both, u64::MAX).unwrap();
+    let plan = Plan::new(curve, &m.constants, 1500, &both, u64::MAX).unwrap();
     assert_eq!(plan.batches(), 7, "{plan:?}");
     assert_eq!(plan.batch_ranges().last(), Some(&(1408..1500)), "{plan:?}");
     check::<ark_bls12_377::G1Affine>(m, &[1500], &both, 13);
@@ -366,7 +366,7 @@ fn batches_and_window_sizes() {
             batch: Some(256),
             ..Default::default()
         };
-        let err = Plan::new(curve, m.constants.limbs, 1500, &options, u64::MAX)
+        let err = Plan::new(curve, &m.constants, 1500, &options, u64::MAX)
             .unwrap_err()
             .to_string();
         assert!(
@@ -380,7 +380,7 @@ fn batches_and_window_sizes() {
         ..Default::default()
     };
     assert_eq!(
-        Plan::new(curve, m.constants.limbs, 1500, &asked, u64::MAX)
+        Plan::new(curve, &m.constants, 1500, &asked, u64::MAX)
             .unwrap()
             .batches(),
         6
@@ -422,7 +422,7 @@ fn smvp_chunk_sizes() {
     let m = msm(curve, width(curve));
     let plan = Plan::new(
         curve,
-        m.constants.limbs,
+        &m.constants,
         300,
         &MsmOptions {
             chunk: Some(2),
@@ -563,13 +563,13 @@ fn reduction_segment_counts() {
         check::<ark_bls12_377::G1Affine>(m, &[1, 1000], &options, 40 + segments as u64);
     }
     // The default rule at the configurations it was measured at (H200): BLS12-377 at 30 bits
-    // (13 limbs) 2^16, 2^18, 2^20, 2^22 keep 512, 512, then 2048, 2048; 13-bit (30 limbs) 512.
-    assert_eq!(reduction_segments(24, 1 << 10, 13), 512);
-    assert_eq!(reduction_segments(20, 1 << 12, 13), 512);
-    assert_eq!(reduction_segments(17, 1 << 14, 13), 2048);
-    assert_eq!(reduction_segments(16, 1 << 15, 13), 2048);
-    assert_eq!(reduction_segments(17, 1 << 14, 30), 512);
-    assert_eq!(reduction_segments(2, 4, 13), 4);
+    // (64-bit products) 2^16, 2^18, 2^20, 2^22 keep 512, 512, then 2048, 2048; 13-bit 512.
+    assert_eq!(reduction_segments(24, 1 << 10, true), 512);
+    assert_eq!(reduction_segments(20, 1 << 12, true), 512);
+    assert_eq!(reduction_segments(17, 1 << 14, true), 2048);
+    assert_eq!(reduction_segments(16, 1 << 15, true), 2048);
+    assert_eq!(reduction_segments(17, 1 << 14, false), 512);
+    assert_eq!(reduction_segments(2, 4, true), 4);
     for (bad, why) in [(3, "a power of two"), (1024, "up to the 512 buckets")] {
         let options = MsmOptions {
             window_bits: Some(10),

@@ -142,7 +142,7 @@ impl MixedAdd {
     pub fn for_limbs(k: &LimbConstants) -> Self {
         if k.limbs < 13 {
             MixedAdd::Inlined
-        } else if k.limb_bits <= 16 {
+        } else if !crate::field::int64_products(k.limb_bits) {
             MixedAdd::SteppedByValue
         } else {
             MixedAdd::SteppedByCoordinate

@@ -223,7 +223,7 @@ impl GpuMsm {
             .unwrap_or(u64::MAX)
             .min(ctx.limits.max_storage_buffer_binding_size)
             .min(ctx.limits.max_buffer_size);
-        let plan = Plan::new(self.curve, self.constants.limbs, n, options, limit)?;
+        let plan = Plan::new(self.curve, &self.constants, n, options, limit)?;
         let timestamps = ctx.features.contains(wgpu::Features::TIMESTAMP_QUERY);
         let timing = match (timestamps, options.stage_timing) {
             (true, _) => TimingSource::GpuTimestamps,

@@ -4,18 +4,17 @@
 use super::MsmOptions;
 use super::curve::{GpuCurve, bit_length};
 use crate::GpuError;
+use crate::field::int64_products;
+use fastmsm_mont::LimbConstants;
 
 /// Invocations the reduction aims for across all windows: enough to fill a large GPU, few enough
 /// that the fold that follows stays short.
 const REDUCTION_THREADS: u32 = 1 << 14;
-/// With 64-bit products (builds of at most `NATIVE_MAX_LIMBS` limbs) the reduction kernel is small
-/// enough that about one wave of it on the H200 (33 792 invocations at 8 warps per SM) paid, as
-/// long as a segment keeps `MIN_SEGMENT_BUCKETS` buckets (see [`reduction_segments`]).
+/// With 64-bit products the reduction kernel is small enough that about one wave of it on the
+/// H200 (33 792 invocations at 8 warps per SM) paid, as long as a segment keeps
+/// `MIN_SEGMENT_BUCKETS` buckets (see [`reduction_segments`]).
 const REDUCTION_THREADS_NATIVE: u32 = 36 << 10;
 const MIN_SEGMENT_BUCKETS: u32 = 8;
-/// The native widths (29, 30, 32 bits) need at most 14 limbs for every curve here; the portable
-/// ones (12 to 16 bits) at least 16.
-const NATIVE_MAX_LIMBS: usize = 14;
 /// Largest window: 2^(c−1) buckets per window must stay addressable and the bucket buffer small.
 pub const MAX_WINDOW_BITS: u32 = 16;
 /// Invocations the SMVP aims for across all windows when the whole input is one batch (a few waves
@@ -72,10 +71,10 @@ pub struct SmvpPass {
 /// 29 bits within 0.1 ms either way; the portable widths mixed (BLS12-377 at 13 and 15 bits 2 ms
 /// slower at S = 1024, BN254 1.4 ms faster), so they keep 2^14
 /// (gpu-msm-experiment-segments- and -segments-sizes-nvidia-h200.json).
-pub fn reduction_segments(windows: u32, buckets: u32, limbs: usize) -> u32 {
+pub fn reduction_segments(windows: u32, buckets: u32, int64_products: bool) -> u32 {
     let pow2_floor = |x: u32| 1u32 << (u32::BITS - 1 - x.max(1).leading_zeros());
     let plain = pow2_floor(REDUCTION_THREADS / windows).min(buckets);
-    if limbs > NATIVE_MAX_LIMBS {
+    if !int64_products {
         return plain;
     }
     let native = pow2_floor(REDUCTION_THREADS_NATIVE / windows).min(buckets / MIN_SEGMENT_BUCKETS);
@@ -99,7 +98,7 @@ impl Plan {
     /// the largest buffer a shader may bind, in bytes.
     pub fn new(
         curve: GpuCurve,
-        limbs: usize,
+        constants: &LimbConstants,
         n: usize,
         options: &MsmOptions,
         binding_limit: u64,
@@ -117,6 +116,7 @@ impl Plan {
                 "window size {c}: supported 2..={MAX_WINDOW_BITS}"
             )));
         }
+        let limbs = constants.limbs;
         let point_bytes = 4 * 4 * limbs as u64; // four coordinates of u32 limbs
         // One more bit than r: a signed digit may carry out of the top window.
         let windows_of = |c: u32| (bit_length(&curve.scalar_modulus()) + 1).div_ceil(c);
@@ -220,7 +220,7 @@ impl Plan {
                 )));
             }
             Some(s) => s,
-            None => reduction_segments(windows, buckets, limbs),
+            None => reduction_segments(windows, buckets, int64_products(constants.limb_bits)),
         };
         let partial_bytes = windows as u64 * segments as u64 * point_bytes;
         debug_assert!(partial_bytes <= bucket_bytes);
