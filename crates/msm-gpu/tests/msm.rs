@@ -547,9 +547,9 @@ fn rejects_bad_input() {
     assert!(err.contains("device allows at most 1024"), "{err}");
 }
 
-/// Reduction segments other than the default: one segment (a single running sum per window, the
-/// longest double-and-add), every bucket its own segment, and two values between; bad counts are
-/// refused with their reason.
+/// Reduction segments other than the default, with the edge-case patterns at n = 100: one
+/// segment (a single running sum per window, the longest double-and-add), every bucket its own
+/// segment, and two values between; bad counts are refused with their reason.
 #[test]
 fn reduction_segment_counts() {
     let curve = GpuCurve::Bls12_377;
@@ -560,7 +560,7 @@ fn reduction_segment_counts() {
             segments: Some(segments),
             ..Default::default()
         };
-        check::<ark_bls12_377::G1Affine>(m, &[1, 1000], &options, 40 + segments as u64);
+        check::<ark_bls12_377::G1Affine>(m, &[1, 100, 1000], &options, 40 + segments as u64);
     }
     // The default rule at the configurations it was measured at (H200): BLS12-377 at 30 bits
     // (64-bit products) 2^16, 2^18, 2^20, 2^22 keep 512, 512, then 2048, 2048; 13-bit 512.
