@@ -179,7 +179,7 @@ for (const [suite, { text }] of Object.entries(newest)) writeFileSync(resolve(ou
         .filter((h) => h && Number.isFinite(h.ms)).map((h) => ({ name: String(h.phase), ms: h.ms }));
       return {
         file, device, name: String(r.name ?? ''), curve: p.curve, n, logN, limb: p.limb_bits, batches: p.batches,
-        pattern: p.pattern ?? 'uniform', edit: p.edit ?? 'none', c: p.window_bits, chunk: p.smvp_chunk, segments: p.segments,
+        pattern: p.pattern ?? 'uniform', edit: p.edit ?? 'none', c: p.window_bits, chunk: p.smvp_chunk, segments: p.segments, firstBatch: p.first_batch,
         levels: p.smvp_levels, median: toMs(r.median, r.unit), min: toMs(r.min, r.unit), max: toMs(r.max, r.unit),
         samples: r.samples, verified: r.verified === true, stages, host,
       };
@@ -515,7 +515,8 @@ for (const [suite, { text }] of Object.entries(newest)) writeFileSync(resolve(ou
     const rows = f.rows.filter((r) => r.curve === at.curve && r.logN === at.log_n && r.pattern === (side.pattern ?? 'uniform')
       && r.edit === (side.edit ?? 'none') && (limb === undefined || r.limb === limb)
       && (side.batches === undefined || r.batches === side.batches) && (side.chunk === undefined || r.chunk === side.chunk)
-      && (side.segments === undefined || r.segments === side.segments));
+      && (side.segments === undefined || r.segments === side.segments)
+      && (side.first_batch === undefined || r.firstBatch === side.first_batch));
     if (!rows.length) return { missing: `not measured yet (no matching run in ${code(side.file)})` };
     if (side.requires_stage && !rows.some((r) => stageMs(r, side.requires_stage) !== null)) {
       return { missing: `awaiting the next run (${code(side.file)}, commit ${f.commit}, predates this change)` };
