@@ -112,9 +112,9 @@ fn point_add_affine(p: Point, a: Affine) -> Point {
 }
 // ANCHOR_END: madd
 
-// Steps of the stepped forms. A named constant, not a literal: the host unrolls loops with a
-// literal bound (wgsl::unroll_fixed_loops), and this loop exists so as not to be unrolled.
-const MADD_STEPS: u32 = 10u;
+// The stepped forms loop over their ten steps up to params.madd_steps (msm/curve.rs, MADD_STEPS),
+// a bound the compiler cannot see: with a constant bound NVIDIA's compiler unrolled the loop back
+// into ten products (a 130 KB smvp binary at 30-bit limbs, against 13 KB for one product).
 
 // ANCHOR: madd_stepped
 // The same formulas, the ten products one per iteration through a single mont_mul call. GPU
@@ -138,7 +138,7 @@ fn point_add_affine_stepped(p: Point, a: Affine) -> Point {
     var t0: Big;
     var t1: Big;
     var t2: Big;
-    for (var step = 0u; step < MADD_STEPS; step++) {
+    for (var step = 0u; step < params.madd_steps; step++) {
         var lhs: Big;
         var rhs: Big;
         switch step {
@@ -198,7 +198,7 @@ fn add_entry_stepped_by_coordinate(p: Point, entry: u32) -> Point {
     var t1: Big;
     var t2: Big;
     var x2_is_zero = false;
-    for (var step = 0u; step < MADD_STEPS; step++) {
+    for (var step = 0u; step < params.madd_steps; step++) {
         var lhs: Big;
         var rhs: Big;
         switch step {
@@ -242,8 +242,14 @@ fn add_entry_stepped_by_coordinate(p: Point, entry: u32) -> Point {
 }
 // ANCHOR_END: madd_stepped_by_coordinate
 
-// add-2008-s: XYZZ + XYZZ with the same exceptional cases.
+// The general addition of the combine, the reduction and the fold, in the form the host picks
+// with the mixed one's (msm/curve.rs, MixedAdd::general_add_suffix).
 fn point_add(p: Point, q: Point) -> Point {
+    return point_add_{{POINT_ADD}}(p, q);
+}
+
+// add-2008-s: XYZZ + XYZZ with the same exceptional cases.
+fn point_add_inlined(p: Point, q: Point) -> Point {
     if (point_is_identity(p)) {
         return q;
     }
@@ -269,6 +275,97 @@ fn point_add(p: Point, q: Point) -> Point {
     let y3 = field_sub(mont_mul(r, field_sub(q1, x3)), mont_mul(s1, ppp));
     return Point(x3, y3, mont_mul(mont_mul(p.zz, q.zz), pp), mont_mul(mont_mul(p.zzz, q.zzz), ppp));
 }
+
+// ANCHOR: add_stepped
+// add-2008-s and, where it meets P + P, dbl-2008-s-1, stepped like the mixed addition: fourteen
+// products for the addition (steps 0..13), nine for the doubling (steps 14..22), one mont_mul
+// call in a loop whose bound the compiler cannot see (params.add_steps = 14). Steps 0..3 write only
+// temporaries, so p is intact when step 3 finds P = R = 0 and the loop goes on with the doubling.
+fn point_add_stepped(p: Point, q: Point) -> Point {
+    if (point_is_identity(p)) {
+        return q;
+    }
+    if (point_is_identity(q)) {
+        return p;
+    }
+    var x1 = p.x;
+    var y1 = p.y;
+    var zz1 = p.zz;
+    var zzz1 = p.zzz;
+    var x2 = q.x;
+    var y2 = q.y;
+    var zz2 = q.zz;
+    var zzz2 = q.zzz;
+    var t0: Big;
+    var t1: Big;
+    var t2: Big;
+    var t3: Big;
+    var last = params.add_steps;
+    for (var step = 0u; step < last; step++) {
+        var lhs: Big;
+        var rhs: Big;
+        switch step {
+            case 0u: { lhs = x1; rhs = zz2; }
+            case 1u: { lhs = x2; rhs = zz1; }
+            case 2u: { lhs = y1; rhs = zzz2; }
+            case 3u: { lhs = y2; rhs = zzz1; }
+            case 4u: { lhs = zz1; rhs = zz2; }
+            case 5u: { lhs = zzz1; rhs = zzz2; }
+            case 6u: { lhs = t1; rhs = t1; }
+            case 7u: { lhs = t1; rhs = x2; }
+            case 8u: { lhs = zz1; rhs = x2; }
+            case 9u: { lhs = zzz1; rhs = y2; }
+            case 10u: { lhs = t0; rhs = x2; }
+            case 11u: { lhs = t3; rhs = t3; }
+            case 12u: { lhs = t2; rhs = y2; }
+            case 13u: { lhs = t3; rhs = field_sub(t0, x1); }
+            case 14u: { lhs = field_double(y1); rhs = lhs; }
+            case 15u: { lhs = field_double(y1); rhs = t0; }
+            case 16u: { lhs = x1; rhs = t0; }
+            case 17u: { lhs = x1; rhs = x1; }
+            case 18u: { lhs = zz1; rhs = t0; }
+            case 19u: { lhs = zzz1; rhs = t1; }
+            case 20u: { lhs = y1; rhs = t1; }
+            case 21u: { lhs = t3; rhs = t3; }
+            default: { lhs = t3; rhs = field_sub(t2, x1); }
+        }
+        let m = mont_mul(lhs, rhs);
+        switch step {
+            case 0u: { t0 = m; }                                         // U1 = X1·ZZ2
+            case 1u: { t1 = field_sub(m, t0); }                          // P = U2 − U1
+            case 2u: { t2 = m; }                                         // S1 = Y1·ZZZ2
+            case 3u: { t3 = field_sub(m, t2); }                          // R = S2 − S1
+            case 4u: { zz1 = m; }                                        // ZZ1·ZZ2
+            case 5u: { zzz1 = m; }                                       // ZZZ1·ZZZ2
+            case 6u: { x2 = m; }                                         // PP
+            case 7u: { y2 = m; }                                         // PPP
+            case 8u: { zz1 = m; }                                        // ZZ3 = ZZ1·ZZ2·PP
+            case 9u: { zzz1 = m; }                                       // ZZZ3 = ZZZ1·ZZZ2·PPP
+            case 10u: { t0 = m; }                                        // Q = U1·PP
+            case 11u: { x1 = field_sub(field_sub(m, y2), field_double(t0)); } // X3 = R² − PPP − 2Q
+            case 12u: { t2 = m; }                                        // S1·PPP
+            case 13u: { y1 = field_sub(m, t2); }                         // Y3 = R(Q − X3) − S1·PPP
+            case 14u: { t0 = m; }                                        // V = U², U = 2Y1
+            case 15u: { t1 = m; }                                        // W = U·V
+            case 16u: { t2 = m; }                                        // S = X1·V
+            case 17u: { t3 = field_add(field_double(m), m); }            // M = 3X1²
+            case 18u: { zz1 = m; }                                       // ZZ3 = V·ZZ1
+            case 19u: { zzz1 = m; }                                      // ZZZ3 = W·ZZZ1
+            case 20u: { y1 = m; }                                        // W·Y1
+            case 21u: { x1 = field_sub(m, field_double(t2)); }            // X3 = M² − 2S
+            default: { y1 = field_sub(m, y1); }                          // Y3 = M(S − X3) − W·Y1
+        }
+        if (step == 3u && is_zero(t1)) {
+            if (!is_zero(t3)) {
+                return point_identity();                                 // q = −p
+            }
+            step = last - 1u;                                            // q = p: double p
+            last = last + 9u;
+        }
+    }
+    return Point(x1, y1, zz1, zzz1);
+}
+// ANCHOR_END: add_stepped
 
 // Coordinates out of Montgomery form, for the host: (X, Y, ZZ, ZZZ) canonical.
 fn point_to_canonical(p: Point) -> Point {

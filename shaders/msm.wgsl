@@ -34,8 +34,8 @@ struct Params {
     level: u32,       // smvp_combine: ℓ ≥ 1
     chunks: u32,      // smvp_combine: invocations in this pass
     stride: u32,      // fold: partial t absorbs partial t + stride
-    pad0: u32,
-    pad1: u32,
+    madd_steps: u32,  // curve_sw.wgsl's stepped additions: steps per addition (MADD_STEPS)
+    add_steps: u32,   // curve_sw.wgsl's stepped general addition: its steps (ADD_STEPS)
     pad2: u32,
 }
 

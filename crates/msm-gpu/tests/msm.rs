@@ -299,16 +299,28 @@ msm_tests!(
 /// Every form of the mixed addition runs in the suites above: by value in the portable builds, by
 /// coordinate in the 29- and 30-bit BLS12 builds, inlined in BN254 at 29 bits and every 32-bit
 /// build. If the rule moved every build to one form, the others would go untested; this pins
-/// which builds use which.
+/// which builds use which. The general addition (combine, reduction, fold) follows: stepped in the
+/// portable and BLS12 29/30-bit builds, inlined in the others.
 #[test]
 fn mixed_addition_forms() {
     let form = |curve: GpuCurve, bits: u32| {
         let k = fastmsm_mont::limb_constants(curve.base_field().params(), bits).unwrap();
         let wanted = MixedAdd::for_limbs(&k);
+        let source = shader_source(curve, &k).unwrap();
         let call = format!("return add_entry_{}(p, entry);", wanted.wgsl_suffix());
         assert!(
-            shader_source(curve, &k).unwrap().contains(&call),
+            source.contains(&call),
             "{curve:?} {bits}: shader does not call the {wanted:?} form"
+        );
+        // The general addition is stepped exactly where the mixed one is.
+        let general = if wanted == MixedAdd::Inlined {
+            "inlined"
+        } else {
+            "stepped"
+        };
+        assert!(
+            source.contains(&format!("return point_add_{general}(p, q);")),
+            "{curve:?} {bits}: shader does not call the {general} general addition"
         );
         wanted
     };

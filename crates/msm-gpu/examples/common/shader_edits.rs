@@ -2,10 +2,14 @@
 //! and pipeline_stats (what the driver made of the edited kernels). Included with `#[path]`: an
 //! example cannot depend on another.
 
-/// Source edits for timing experiments (`--edits a,b`): each replaces exact texts of the assembled
+/// Source edits for timing experiments (`--edits a,b`; `a+b` applies both): each replaces exact texts of the assembled
 /// WGSL and fails loudly if a text is gone. Edits of earlier shaders are in the history of this file
 /// (the `smvp-same-point` diagnostic, for one, read the point by bucket number until 58a1788).
 pub fn edit(name: &str, src: String) -> String {
+    // `a+b`: edit a, then edit b.
+    if let Some((first, rest)) = name.split_once('+') {
+        return edit(rest, edit(first, src));
+    }
     let smvp_add = "acc = add_entry(acc, entries[j * params.n + e]);";
     let pairs: &[(&str, &str)] = match name {
         "none" => return src,
@@ -37,6 +41,22 @@ pub fn edit(name: &str, src: String) -> String {
         "wg256" => &[(
             "const WORKGROUP_SIZE: u32 = 64u;",
             "const WORKGROUP_SIZE: u32 = 256u;",
+        )],
+        // The stepped additions' loop bounds as constants (the mixed one's was a constant before
+        // this edit's commit): does the driver unroll the loops, and what does that cost?
+        "const-steps" => &[
+            ("step < params.madd_steps", "step < 10u"),
+            ("var last = params.add_steps;", "var last = 14u;"),
+        ],
+        // The combine's, reduction's and fold's general addition in the other form than the
+        // rule's (MixedAdd::general_add_suffix): all fourteen products inlined, or stepped.
+        "add-inlined" => &[(
+            "return point_add_stepped(p, q);",
+            "return point_add_inlined(p, q);",
+        )],
+        "add-stepped" => &[(
+            "return point_add_inlined(p, q);",
+            "return point_add_stepped(p, q);",
         )],
         // The SMVP's mixed addition in another form than the rule's (MixedAdd::for_limbs): madd-
         // followed by a form's name (inlined, stepped_by_value, stepped_by_coordinate). At

@@ -107,10 +107,9 @@ pub fn shader_source(curve: GpuCurve, constants: &LimbConstants) -> Result<Strin
         values.push(("TE_K_MONT", edwards_k_limbs(constants)));
         CURVE_TE
     } else {
-        values.push((
-            "MIXED_ADD",
-            MixedAdd::for_limbs(constants).wgsl_suffix().into(),
-        ));
+        let form = MixedAdd::for_limbs(constants);
+        values.push(("MIXED_ADD", form.wgsl_suffix().into()));
+        values.push(("POINT_ADD", form.general_add_suffix().into()));
         CURVE_SW
     };
     let source = wgsl::render(
@@ -119,6 +118,12 @@ pub fn shader_source(curve: GpuCurve, constants: &LimbConstants) -> Result<Strin
     )?;
     Ok(wgsl::unroll_fixed_loops(&source, constants.limbs))
 }
+
+/// Products in madd-2008-s and add-2008-s: the steps of curve_sw.wgsl's stepped mixed and general
+/// additions. The host writes them into every `Params` record and the shader loops up to them, so
+/// that the driver cannot unroll the loops.
+pub const MADD_STEPS: u32 = 10;
+pub const ADD_STEPS: u32 = 14;
 
 // ANCHOR: mixed_add_rule
 /// How the SMVP's mixed addition is laid out in the shader (curve_sw.wgsl): the same products,
@@ -155,6 +160,15 @@ impl MixedAdd {
             MixedAdd::Inlined => "inlined",
             MixedAdd::SteppedByValue => "stepped_by_value",
             MixedAdd::SteppedByCoordinate => "stepped_by_coordinate",
+        }
+    }
+
+    /// The suffix of the general addition's `point_add_*` function in curve_sw.wgsl: stepped
+    /// wherever the mixed addition is.
+    pub fn general_add_suffix(self) -> &'static str {
+        match self {
+            MixedAdd::Inlined => "inlined",
+            MixedAdd::SteppedByValue | MixedAdd::SteppedByCoordinate => "stepped",
         }
     }
 }

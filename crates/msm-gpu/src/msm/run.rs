@@ -2,7 +2,7 @@
 //! with the same plan), the passes of each batch, and the read-back of the window sums, the input
 //! checks and the stage times in one transfer.
 
-use super::curve::WORKGROUP_SIZE;
+use super::curve::{ADD_STEPS, MADD_STEPS, WORKGROUP_SIZE};
 use super::plan::{FAN_IN, Plan};
 use super::upload::Uploader;
 use super::{GpuMsm, TimingSource};
@@ -115,8 +115,8 @@ impl Resources {
                 r.level,
                 r.chunks,
                 r.stride,
-                0,
-                0,
+                MADD_STEPS,
+                ADD_STEPS,
                 0,
             ];
             bytes[i * record_bytes as usize..][..PARAMS_BYTES as usize]
