@@ -42,12 +42,6 @@ pub fn edit(name: &str, src: String) -> String {
             "const WORKGROUP_SIZE: u32 = 64u;",
             "const WORKGROUP_SIZE: u32 = 256u;",
         )],
-        // The stepped additions' loop bounds as constants (the mixed one's was a constant before
-        // this edit's commit): does the driver unroll the loops, and what does that cost?
-        "const-steps" => &[
-            ("step < params.madd_steps", "step < 10u"),
-            ("var last = params.add_steps;", "var last = 14u;"),
-        ],
         // The combine's, reduction's and fold's general addition in the other form than the
         // rule's (MixedAdd::general_add_suffix): all fourteen products inlined, or stepped.
         "add-inlined" => &[(
