@@ -112,10 +112,9 @@ fn point_add_affine(p: Point, a: Affine) -> Point {
 }
 // ANCHOR_END: madd
 
-// The stepped forms loop up to params.madd_steps (msm/curve.rs, MADD_STEPS = 10), a bound the
-// compiler cannot see, so that it cannot unroll the loop back into ten products; where step 1 finds
-// P = R = 0 the loop goes on with mdbl-2008-s-1 of the input point as steps 10..16, so that no
-// product lies outside the loop.
+// Steps of the stepped forms. A named constant, not a literal: the host unrolls loops with a
+// literal bound (wgsl::unroll_fixed_loops), and this loop exists so as not to be unrolled.
+const MADD_STEPS: u32 = 10u;
 
 // ANCHOR: madd_stepped
 // The same formulas, the ten products one per iteration through a single mont_mul call. GPU
@@ -139,8 +138,7 @@ fn point_add_affine_stepped(p: Point, a: Affine) -> Point {
     var t0: Big;
     var t1: Big;
     var t2: Big;
-    var last = params.madd_steps;
-    for (var step = 0u; step < last; step++) {
+    for (var step = 0u; step < MADD_STEPS; step++) {
         var lhs: Big;
         var rhs: Big;
         switch step {
@@ -153,14 +151,7 @@ fn point_add_affine_stepped(p: Point, a: Affine) -> Point {
             case 6u: { lhs = x1; rhs = t2; }
             case 7u: { lhs = t1; rhs = t1; }
             case 8u: { lhs = y1; rhs = t0; }
-            case 9u: { lhs = t1; rhs = field_sub(t2, x1); }
-            case 10u: { lhs = field_double(a.y); rhs = lhs; }
-            case 11u: { lhs = field_double(a.y); rhs = zz1; }
-            case 12u: { lhs = a.x; rhs = zz1; }
-            case 13u: { lhs = a.x; rhs = a.x; }
-            case 14u: { lhs = t0; rhs = t0; }
-            case 15u: { lhs = zzz1; rhs = a.y; }
-            default: { lhs = t0; rhs = field_sub(t2, x1); }
+            default: { lhs = t1; rhs = field_sub(t2, x1); }
         }
         let m = mont_mul(lhs, rhs);
         switch step {
@@ -173,21 +164,13 @@ fn point_add_affine_stepped(p: Point, a: Affine) -> Point {
             case 6u: { t2 = m; }                                         // Q = X1·PP
             case 7u: { x1 = field_sub(field_sub(m, t0), field_double(t2)); } // X3 = R² − PPP − 2Q
             case 8u: { y1 = m; }                                         // Y1·PPP
-            case 9u: { y1 = field_sub(m, y1); }                          // Y3 = R(Q − X3) − Y1·PPP
-            case 10u: { zz1 = m; }                                       // ZZ3 = V = U², U = 2y
-            case 11u: { zzz1 = m; }                                      // ZZZ3 = W = U·V
-            case 12u: { t2 = m; }                                        // S = x·V
-            case 13u: { t0 = field_add(field_double(m), m); }            // M = 3x²
-            case 14u: { x1 = field_sub(m, field_double(t2)); }           // X3 = M² − 2S
-            case 15u: { y1 = m; }                                        // W·y
-            default: { y1 = field_sub(m, y1); }                          // Y3 = M(S − X3) − W·y
+            default: { y1 = field_sub(m, y1); }                          // Y3 = R(Q − X3) − Y1·PPP
         }
         if (step == 1u && is_zero(t0)) {
-            if (!is_zero(t1)) {
-                return point_identity();                                 // a = −p
+            if (is_zero(t1)) {
+                return affine_double(a);
             }
-            step = last - 1u;                                            // a = p: double a
-            last = last + 7u;
+            return point_identity();
         }
     }
     return Point(x1, y1, zz1, zzz1);
@@ -195,11 +178,10 @@ fn point_add_affine_stepped(p: Point, a: Affine) -> Point {
 // ANCHOR_END: madd_stepped
 
 // ANCHOR: madd_stepped_by_coordinate
-// The stepped form with the input point read where a step needs it (x at step 0, y at step 1, and
-// again in the rare doubling steps), so that it need not be held through the other eight. The
-// same step table; only the reads and the identity test (on the coordinates as they arrive)
-// differ. NVIDIA's compiler did not give it fewer registers (results chapter), but at 30-bit limbs
-// it ran faster than the by-value form.
+// The stepped form with the input point read where a step needs it (x at step 0, y at step 1),
+// so that it need not be held through the other eight. The same step table; only the reads and
+// the identity test (on the coordinates as they arrive) differ. NVIDIA's compiler did not give it
+// fewer registers (results chapter), but at 30-bit limbs it ran faster than the by-value form.
 fn add_entry_stepped_by_coordinate(p: Point, entry: u32) -> Point {
     if (point_is_identity(p)) {
         let a = entry_affine(entry);
@@ -216,8 +198,7 @@ fn add_entry_stepped_by_coordinate(p: Point, entry: u32) -> Point {
     var t1: Big;
     var t2: Big;
     var x2_is_zero = false;
-    var last = params.madd_steps;
-    for (var step = 0u; step < last; step++) {
+    for (var step = 0u; step < MADD_STEPS; step++) {
         var lhs: Big;
         var rhs: Big;
         switch step {
@@ -230,14 +211,7 @@ fn add_entry_stepped_by_coordinate(p: Point, entry: u32) -> Point {
             case 6u: { lhs = x1; rhs = t2; }
             case 7u: { lhs = t1; rhs = t1; }
             case 8u: { lhs = y1; rhs = t0; }
-            case 9u: { lhs = t1; rhs = field_sub(t2, x1); }
-            case 10u: { lhs = field_double(entry_y(entry)); rhs = lhs; }
-            case 11u: { lhs = field_double(entry_y(entry)); rhs = zz1; }
-            case 12u: { lhs = entry_x(entry); rhs = zz1; }
-            case 13u: { lhs = entry_x(entry); rhs = lhs; }
-            case 14u: { lhs = t0; rhs = t0; }
-            case 15u: { lhs = zzz1; rhs = entry_y(entry); }
-            default: { lhs = t0; rhs = field_sub(t2, x1); }
+            default: { lhs = t1; rhs = field_sub(t2, x1); }
         }
         let m = mont_mul(lhs, rhs);
         switch step {
@@ -250,25 +224,17 @@ fn add_entry_stepped_by_coordinate(p: Point, entry: u32) -> Point {
             case 6u: { t2 = m; }                                         // Q = X1·PP
             case 7u: { x1 = field_sub(field_sub(m, t0), field_double(t2)); } // X3 = R² − PPP − 2Q
             case 8u: { y1 = m; }                                         // Y1·PPP
-            case 9u: { y1 = field_sub(m, y1); }                          // Y3 = R(Q − X3) − Y1·PPP
-            case 10u: { zz1 = m; }                                       // ZZ3 = V = U², U = 2y
-            case 11u: { zzz1 = m; }                                      // ZZZ3 = W = U·V
-            case 12u: { t2 = m; }                                        // S = x·V
-            case 13u: { t0 = field_add(field_double(m), m); }            // M = 3x²
-            case 14u: { x1 = field_sub(m, field_double(t2)); }           // X3 = M² − 2S
-            case 15u: { y1 = m; }                                        // W·y
-            default: { y1 = field_sub(m, y1); }                          // Y3 = M(S − X3) − W·y
+            default: { y1 = field_sub(m, y1); }                          // Y3 = R(Q − X3) − Y1·PPP
         }
         if (step == 1u) {
             if (x2_is_zero && is_zero(lhs)) {
                 return p; // the input point is the identity, (0, 0)
             }
             if (is_zero(t0)) {
-                if (!is_zero(t1)) {
-                    return point_identity();                             // the input is −p
+                if (is_zero(t1)) {
+                    return affine_double(entry_affine(entry));
                 }
-                step = last - 1u;                                        // the input is p: double it
-                last = last + 7u;
+                return point_identity();
             }
         }
     }
@@ -277,7 +243,7 @@ fn add_entry_stepped_by_coordinate(p: Point, entry: u32) -> Point {
 // ANCHOR_END: madd_stepped_by_coordinate
 
 // The general addition of the combine, the reduction and the fold, in the form the host picks
-// with the mixed one's (msm/curve.rs, MixedAdd::general_add_suffix).
+// for the limb count (msm/curve.rs, GeneralAdd).
 fn point_add(p: Point, q: Point) -> Point {
     return point_add_{{POINT_ADD}}(p, q);
 }
@@ -313,8 +279,9 @@ fn point_add_inlined(p: Point, q: Point) -> Point {
 // ANCHOR: add_stepped
 // add-2008-s and, where it meets P + P, dbl-2008-s-1, stepped like the mixed addition: fourteen
 // products for the addition (steps 0..13), nine for the doubling (steps 14..22), one mont_mul
-// call in a loop whose bound the compiler cannot see (params.add_steps = 14). Steps 0..3 write only
-// temporaries, so p is intact when step 3 finds P = R = 0 and the loop goes on with the doubling.
+// call in a loop whose bound the compiler cannot see (params.add_steps = 14), so that it cannot
+// unroll the loop back into 23 products. Steps 0..3 write only temporaries, so p is intact when
+// step 3 finds P = R = 0 and the loop goes on with the doubling.
 fn point_add_stepped(p: Point, q: Point) -> Point {
     if (point_is_identity(p)) {
         return q;

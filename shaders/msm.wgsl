@@ -34,7 +34,7 @@ struct Params {
     level: u32,       // smvp_combine: ℓ ≥ 1
     chunks: u32,      // smvp_combine: invocations in this pass
     stride: u32,      // fold: partial t absorbs partial t + stride
-    madd_steps: u32,  // curve_sw.wgsl's stepped additions: steps per addition (MADD_STEPS)
+    pad0: u32,
     add_steps: u32,   // curve_sw.wgsl's stepped general addition: its steps (ADD_STEPS)
     pad2: u32,
 }

@@ -6,7 +6,7 @@ use ark_ff::{PrimeField, UniformRand};
 use ark_std::rand::{Rng, SeedableRng, rngs::StdRng};
 use fastmsm_gpu::field::{INT64_LIMB_WIDTHS, radix64_limb_bits};
 use fastmsm_gpu::msm::{
-    GpuCurve, GpuMsm, MixedAdd, MsmOptions, Plan, reduction_segments, shader_source,
+    GeneralAdd, GpuCurve, GpuMsm, MixedAdd, MsmOptions, Plan, reduction_segments, shader_source,
 };
 use fastmsm_gpu::testing::{block_on, gpu, gpu_int64};
 use fastmsm_mont::Canonical;
@@ -299,28 +299,16 @@ msm_tests!(
 /// Every form of the mixed addition runs in the suites above: by value in the portable builds, by
 /// coordinate in the 29- and 30-bit BLS12 builds, inlined in BN254 at 29 bits and every 32-bit
 /// build. If the rule moved every build to one form, the others would go untested; this pins
-/// which builds use which. The general addition (combine, reduction, fold) follows: stepped in the
-/// portable and BLS12 29/30-bit builds, inlined in the others.
+/// which builds use which.
 #[test]
 fn mixed_addition_forms() {
     let form = |curve: GpuCurve, bits: u32| {
         let k = fastmsm_mont::limb_constants(curve.base_field().params(), bits).unwrap();
         let wanted = MixedAdd::for_limbs(&k);
-        let source = shader_source(curve, &k).unwrap();
         let call = format!("return add_entry_{}(p, entry);", wanted.wgsl_suffix());
         assert!(
-            source.contains(&call),
+            shader_source(curve, &k).unwrap().contains(&call),
             "{curve:?} {bits}: shader does not call the {wanted:?} form"
-        );
-        // The general addition is stepped exactly where the mixed one is.
-        let general = if wanted == MixedAdd::Inlined {
-            "inlined"
-        } else {
-            "stepped"
-        };
-        assert!(
-            source.contains(&format!("return point_add_{general}(p, q);")),
-            "{curve:?} {bits}: shader does not call the {general} general addition"
         );
         wanted
     };
@@ -334,6 +322,36 @@ fn mixed_addition_forms() {
     }
     assert_eq!(form(GpuCurve::Bn254, 29), MixedAdd::Inlined);
     assert_eq!(form(GpuCurve::Bn254, 32), MixedAdd::Inlined);
+}
+
+/// Both forms of the general addition (combine, reduction, fold) run in the suites above: stepped
+/// in BN254's 16-bit build and the BLS12 29/30-bit builds (13 to 17 limbs), inlined in the
+/// BLS12-377 13-bit, BLS12-381 15-bit, BN254 29-bit and 32-bit builds. This pins which is which.
+#[test]
+fn general_addition_forms() {
+    let form = |curve: GpuCurve, bits: u32| {
+        let k = fastmsm_mont::limb_constants(curve.base_field().params(), bits).unwrap();
+        let wanted = GeneralAdd::for_limbs(&k);
+        let call = format!("return point_add_{}(p, q);", wanted.wgsl_suffix());
+        assert!(
+            shader_source(curve, &k).unwrap().contains(&call),
+            "{curve:?} {bits}: shader does not call the {wanted:?} general addition"
+        );
+        wanted
+    };
+    for curve in [GpuCurve::Bls12_377, GpuCurve::Bls12_381] {
+        assert_eq!(form(curve, 29), GeneralAdd::Stepped);
+        assert_eq!(form(curve, 30), GeneralAdd::Stepped);
+        assert_eq!(form(curve, 32), GeneralAdd::Inlined);
+        assert_eq!(form(curve, width(curve)), GeneralAdd::Inlined);
+    }
+    assert_eq!(
+        form(GpuCurve::Bn254, width(GpuCurve::Bn254)),
+        GeneralAdd::Stepped
+    );
+    assert_eq!(form(GpuCurve::Bn254, 15), GeneralAdd::Stepped);
+    assert_eq!(form(GpuCurve::Bn254, 29), GeneralAdd::Inlined);
+    assert_eq!(form(GpuCurve::Bn254, 32), GeneralAdd::Inlined);
 }
 
 /// Batching (several passes of points into the same buckets) and window sizes other than the

@@ -107,9 +107,12 @@ pub fn shader_source(curve: GpuCurve, constants: &LimbConstants) -> Result<Strin
         values.push(("TE_K_MONT", edwards_k_limbs(constants)));
         CURVE_TE
     } else {
-        let form = MixedAdd::for_limbs(constants);
-        values.push(("MIXED_ADD", form.wgsl_suffix().into()));
-        values.push(("POINT_ADD", form.general_add_suffix().into()));
+        let mixed = MixedAdd::for_limbs(constants).wgsl_suffix();
+        values.push(("MIXED_ADD", mixed.into()));
+        values.push((
+            "POINT_ADD",
+            GeneralAdd::for_limbs(constants).wgsl_suffix().into(),
+        ));
         CURVE_SW
     };
     let source = wgsl::render(
@@ -119,10 +122,9 @@ pub fn shader_source(curve: GpuCurve, constants: &LimbConstants) -> Result<Strin
     Ok(wgsl::unroll_fixed_loops(&source, constants.limbs))
 }
 
-/// Products in madd-2008-s and add-2008-s: the steps of curve_sw.wgsl's stepped mixed and general
-/// additions. The host writes them into every `Params` record and the shader loops up to them, so
-/// that the driver cannot unroll the loops.
-pub const MADD_STEPS: u32 = 10;
+/// Products in add-2008-s: the steps of curve_sw.wgsl's stepped general addition. The host writes
+/// it into every `Params` record and the shader loops up to it, so that the driver cannot unroll
+/// the loop.
 pub const ADD_STEPS: u32 = 14;
 
 // ANCHOR: mixed_add_rule
@@ -162,17 +164,43 @@ impl MixedAdd {
             MixedAdd::SteppedByCoordinate => "stepped_by_coordinate",
         }
     }
+}
+// ANCHOR_END: mixed_add_rule
 
-    /// The suffix of the general addition's `point_add_*` function in curve_sw.wgsl: stepped
-    /// wherever the mixed addition is.
-    pub fn general_add_suffix(self) -> &'static str {
+// ANCHOR: general_add_rule
+/// How the general addition of the combine, reduction and fold is laid out (curve_sw.wgsl): all
+/// fourteen products inlined, or stepped through one Montgomery product with the doubling as nine
+/// more steps and a loop bound read at run time (`ADD_STEPS`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GeneralAdd {
+    Inlined,
+    Stepped,
+}
+
+impl GeneralAdd {
+    /// Stepped from 13 to 17 limbs. Same run on the H200 at 2^20 (b5d9013 against add-inlined and
+    /// e8a96d9): BLS12-377 at 30 bits (13 limbs) reduce 1.43 -> 1.14 ms and combine 0.71 -> 0.64,
+    /// at 2^22 reduce 2.12 -> 1.62; BN254 at 15 bits (17 limbs) reduce 4.11 -> 1.78 ms, combine
+    /// 0.93 -> 0.66. Not below: BN254 at 29 bits (9 limbs) reduce 0.81 -> 1.03. Not above: the
+    /// stepped form keeps twelve field elements live (both points and four temporaries), which at
+    /// 26 limbs (BLS12-377 at 15 bits) is more than 255 registers hold: reduce 8.9 -> 31.3 ms.
+    pub fn for_limbs(k: &LimbConstants) -> Self {
+        if (13..=17).contains(&k.limbs) {
+            GeneralAdd::Stepped
+        } else {
+            GeneralAdd::Inlined
+        }
+    }
+
+    /// The suffix of its `point_add_*` function in curve_sw.wgsl.
+    pub fn wgsl_suffix(self) -> &'static str {
         match self {
-            MixedAdd::Inlined => "inlined",
-            MixedAdd::SteppedByValue | MixedAdd::SteppedByCoordinate => "stepped",
+            GeneralAdd::Inlined => "inlined",
+            GeneralAdd::Stepped => "stepped",
         }
     }
 }
-// ANCHOR_END: mixed_add_rule
+// ANCHOR_END: general_add_rule
 
 /// WGSL functions that read and write a `Point` (four coordinates of NUM_LIMBS limbs) at an index of
 /// the bucket, partial-sum and head-slot buffers.

@@ -12,7 +12,7 @@ use fastmsm_curves::Canonical;
 use fastmsm_mont::{LimbConstants, limb_constants};
 
 pub use combine::AffineOut;
-pub use curve::{GpuCurve, MixedAdd, WORKGROUP_SIZE, shader_source};
+pub use curve::{GeneralAdd, GpuCurve, MixedAdd, WORKGROUP_SIZE, shader_source};
 pub use plan::{Plan, SmvpPass, default_window_bits, reduction_segments};
 
 use crate::{GpuContext, GpuError};

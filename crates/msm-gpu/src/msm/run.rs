@@ -2,7 +2,7 @@
 //! with the same plan), the passes of each batch, and the read-back of the window sums, the input
 //! checks and the stage times in one transfer.
 
-use super::curve::{ADD_STEPS, MADD_STEPS, WORKGROUP_SIZE};
+use super::curve::{ADD_STEPS, WORKGROUP_SIZE};
 use super::plan::{FAN_IN, Plan};
 use super::upload::Uploader;
 use super::{GpuMsm, TimingSource};
@@ -115,7 +115,7 @@ impl Resources {
                 r.level,
                 r.chunks,
                 r.stride,
-                MADD_STEPS,
+                0,
                 ADD_STEPS,
                 0,
             ];
