@@ -296,62 +296,38 @@ msm_tests!(
     32
 );
 
-/// Every form of the mixed addition runs in the suites above: by value in the portable builds, by
-/// coordinate in the 29- and 30-bit BLS12 builds, inlined in BN254 at 29 bits and every 32-bit
-/// build. If the rule moved every build to one form, the others would go untested; this pins
-/// which builds use which.
+/// Every form of both additions runs in the suites above. The mixed one (SMVP): by value in the
+/// portable builds, by coordinate in the 29- and 30-bit BLS12 builds, inlined in BN254 at 29 bits
+/// and every 32-bit build. The general one (combine, reduction, fold): stepped in BN254's 16-bit
+/// build and the BLS12 29/30-bit builds (13 to 17 limbs), inlined in the others. If a rule moved
+/// every build to one form, the others would go untested; this pins which builds use which.
 #[test]
-fn mixed_addition_forms() {
-    let form = |curve: GpuCurve, bits: u32| {
+fn addition_forms() {
+    use GeneralAdd as G;
+    use MixedAdd as M;
+    let forms = |curve: GpuCurve, bits: u32| {
         let k = fastmsm_mont::limb_constants(curve.base_field().params(), bits).unwrap();
-        let wanted = MixedAdd::for_limbs(&k);
-        let call = format!("return add_entry_{}(p, entry);", wanted.wgsl_suffix());
-        assert!(
-            shader_source(curve, &k).unwrap().contains(&call),
-            "{curve:?} {bits}: shader does not call the {wanted:?} form"
-        );
-        wanted
+        let (mixed, general) = (MixedAdd::for_limbs(&k), GeneralAdd::for_limbs(&k));
+        let source = shader_source(curve, &k).unwrap();
+        for call in [
+            format!("return add_entry_{}(p, entry);", mixed.wgsl_suffix()),
+            format!("return point_add_{}(p, q);", general.wgsl_suffix()),
+        ] {
+            assert!(source.contains(&call), "{curve:?} {bits}: no `{call}`");
+        }
+        (mixed, general)
     };
     for curve in [GpuCurve::Bls12_377, GpuCurve::Bls12_381] {
-        assert_eq!(form(curve, 29), MixedAdd::SteppedByCoordinate);
-        assert_eq!(form(curve, 30), MixedAdd::SteppedByCoordinate);
-        assert_eq!(form(curve, 32), MixedAdd::Inlined);
+        assert_eq!(forms(curve, 29), (M::SteppedByCoordinate, G::Stepped));
+        assert_eq!(forms(curve, 30), (M::SteppedByCoordinate, G::Stepped));
+        assert_eq!(forms(curve, 32), (M::Inlined, G::Inlined));
+        assert_eq!(forms(curve, width(curve)), (M::SteppedByValue, G::Inlined));
     }
-    for curve in [GpuCurve::Bn254, GpuCurve::Bls12_377, GpuCurve::Bls12_381] {
-        assert_eq!(form(curve, width(curve)), MixedAdd::SteppedByValue);
-    }
-    assert_eq!(form(GpuCurve::Bn254, 29), MixedAdd::Inlined);
-    assert_eq!(form(GpuCurve::Bn254, 32), MixedAdd::Inlined);
-}
-
-/// Both forms of the general addition (combine, reduction, fold) run in the suites above: stepped
-/// in BN254's 16-bit build and the BLS12 29/30-bit builds (13 to 17 limbs), inlined in the
-/// BLS12-377 13-bit, BLS12-381 15-bit, BN254 29-bit and 32-bit builds. This pins which is which.
-#[test]
-fn general_addition_forms() {
-    let form = |curve: GpuCurve, bits: u32| {
-        let k = fastmsm_mont::limb_constants(curve.base_field().params(), bits).unwrap();
-        let wanted = GeneralAdd::for_limbs(&k);
-        let call = format!("return point_add_{}(p, q);", wanted.wgsl_suffix());
-        assert!(
-            shader_source(curve, &k).unwrap().contains(&call),
-            "{curve:?} {bits}: shader does not call the {wanted:?} general addition"
-        );
-        wanted
-    };
-    for curve in [GpuCurve::Bls12_377, GpuCurve::Bls12_381] {
-        assert_eq!(form(curve, 29), GeneralAdd::Stepped);
-        assert_eq!(form(curve, 30), GeneralAdd::Stepped);
-        assert_eq!(form(curve, 32), GeneralAdd::Inlined);
-        assert_eq!(form(curve, width(curve)), GeneralAdd::Inlined);
-    }
-    assert_eq!(
-        form(GpuCurve::Bn254, width(GpuCurve::Bn254)),
-        GeneralAdd::Stepped
-    );
-    assert_eq!(form(GpuCurve::Bn254, 15), GeneralAdd::Stepped);
-    assert_eq!(form(GpuCurve::Bn254, 29), GeneralAdd::Inlined);
-    assert_eq!(form(GpuCurve::Bn254, 32), GeneralAdd::Inlined);
+    let bn = GpuCurve::Bn254;
+    assert_eq!(forms(bn, width(bn)), (M::SteppedByValue, G::Stepped));
+    assert_eq!(forms(bn, 15), (M::SteppedByValue, G::Stepped));
+    assert_eq!(forms(bn, 29), (M::Inlined, G::Inlined));
+    assert_eq!(forms(bn, 32), (M::Inlined, G::Inlined));
 }
 
 /// Batching (several passes of points into the same buckets) and window sizes other than the
