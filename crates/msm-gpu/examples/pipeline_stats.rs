@@ -5,7 +5,9 @@
 //! each entry point as a pipeline on its own ash device with statistics capture on.
 //!
 //! usage: pipeline_stats [--curves bls12-377,bn254] [--limb-bits 29,13] [--edits none,NAME] [--out FILE]
-//! (--edits: msm_bench's source edits, common/shader_edits.rs; each row names its edit)
+//!        [--ir DIR [--ir-entries smvp,chain]]
+//! (--edits: msm_bench's source edits, common/shader_edits.rs; each row names its edit; --ir: the
+//! driver's internal representations of those entry points, one file each, where it offers any)
 //!
 //! Occupancy follows from the registers: an SM with 64 Ki registers holds at most
 //! 65536 / (32 · registers) warps (NVIDIA, allocation granularity aside).
@@ -142,6 +144,7 @@ impl Probe {
         words: &[u32],
         entry: &str,
         bindings: &[(u32, vk::DescriptorType)],
+        dump: Option<&str>,
     ) -> Result<Vec<BTreeMap<String, Value>>, String> {
         let d = &self.device;
         let layout_bindings: Vec<_> = bindings
@@ -179,7 +182,12 @@ impl Probe {
             let create = [vk::ComputePipelineCreateInfo::default()
                 .stage(stage)
                 .layout(layout)
-                .flags(vk::PipelineCreateFlags::CAPTURE_STATISTICS_KHR)];
+                .flags(if dump.is_some() {
+                    vk::PipelineCreateFlags::CAPTURE_STATISTICS_KHR
+                        | vk::PipelineCreateFlags::CAPTURE_INTERNAL_REPRESENTATIONS_KHR
+                } else {
+                    vk::PipelineCreateFlags::CAPTURE_STATISTICS_KHR
+                })];
             let pipeline = d
                 .create_compute_pipelines(vk::PipelineCache::null(), &create, None)
                 .map_err(|(_, e)| format!("{entry}: vkCreateComputePipelines: {e}"))?[0];
@@ -216,6 +224,10 @@ impl Probe {
                     };
                     map.insert(key, value);
                 }
+                if let Some(prefix) = dump {
+                    let names = self.dump_representations(&info, &format!("{prefix}-{index}"))?;
+                    map.insert("internal representations".into(), json!(names));
+                }
                 out.push(map);
             }
             d.destroy_pipeline(pipeline, None);
@@ -224,6 +236,58 @@ impl Probe {
             d.destroy_descriptor_set_layout(set_layout, None);
             Ok(out)
         }
+    }
+}
+
+impl Probe {
+    /// Writes each internal representation the driver offers for one executable (NVIDIA's may
+    /// include its machine code) to `{prefix}-{name}.txt`; returns the names. The Vulkan call is
+    /// made three times: the count, then each representation's size, then the data.
+    fn dump_representations(
+        &self,
+        info: &vk::PipelineExecutableInfoKHR,
+        prefix: &str,
+    ) -> Result<Vec<String>, String> {
+        let f = self
+            .executables
+            .fp()
+            .get_pipeline_executable_internal_representations_khr;
+        let device = self.device.handle();
+        let mut count = 0u32;
+        unsafe { f(device, info, &mut count, std::ptr::null_mut()) }
+            .result()
+            .map_err(|e| format!("internal representations: {e}"))?;
+        let mut reps =
+            vec![vk::PipelineExecutableInternalRepresentationKHR::default(); count as usize];
+        unsafe { f(device, info, &mut count, reps.as_mut_ptr()) }
+            .result()
+            .map_err(|e| format!("internal representation sizes: {e}"))?;
+        let mut buffers: Vec<Vec<u8>> = reps.iter().map(|r| vec![0u8; r.data_size]).collect();
+        for (r, b) in reps.iter_mut().zip(&mut buffers) {
+            r.p_data = b.as_mut_ptr().cast();
+        }
+        unsafe { f(device, info, &mut count, reps.as_mut_ptr()) }
+            .result()
+            .map_err(|e| format!("internal representation data: {e}"))?;
+        let mut names = Vec::new();
+        for (r, data) in reps.iter().zip(&buffers) {
+            let name = r
+                .name_as_c_str()
+                .map(|c| c.to_string_lossy().into_owned())
+                .unwrap_or_else(|_| "unnamed".into());
+            let file: String = name
+                .chars()
+                .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+                .collect();
+            let text = if r.is_text == vk::TRUE {
+                data.split(|&b| b == 0).next().unwrap_or(&[]).to_vec()
+            } else {
+                data.clone()
+            };
+            std::fs::write(format!("{prefix}-{file}.txt"), text).map_err(|e| e.to_string())?;
+            names.push(name);
+        }
+        Ok(names)
     }
 }
 
@@ -254,6 +318,8 @@ fn main() {
     );
     let mut stamp = serde_json::Map::new();
     let mut edits = vec!["none".to_string()];
+    // --ir DIR: also write the driver's internal representations of the --ir-entries kernels.
+    let (mut ir_dir, mut ir_entries) = (None::<String>, vec!["smvp".to_string(), "chain".into()]);
     while let Some(flag) = args.next() {
         let value = args
             .next()
@@ -268,6 +334,8 @@ fn main() {
             "--limb-bits" => widths = list(&value, "--limb-bits"),
             "--out" => out = Some(value),
             "--edits" => edits = list(&value, "--edits"),
+            "--ir" => ir_dir = Some(value),
+            "--ir-entries" => ir_entries = list(&value, "--ir-entries"),
             "--commit" | "--date" => {
                 stamp.insert(flag.trim_start_matches('-').into(), json!(value));
             }
@@ -304,7 +372,11 @@ fn main() {
                     .unwrap_or_else(|e| panic!("{} {bits}-bit {entry}: {e}", curve.name()));
                 // A pipeline the driver fails to build is a finding too (NVIDIA's compiler has
                 // failed on large kernels): record the error and go on.
-                let row = match probe.stats(&words, entry, &bindings) {
+                let dump = ir_dir
+                    .as_ref()
+                    .filter(|_| ir_entries.iter().any(|e| e == entry))
+                    .map(|dir| format!("{dir}/{}-{bits}-{edit}-{entry}", curve.name()));
+                let row = match probe.stats(&words, entry, &bindings, dump.as_deref()) {
                     Ok(stats) => {
                         let summary: Vec<String> = stats
                             .iter()
