@@ -299,7 +299,7 @@ msm_tests!(
 /// Every form of both additions runs in the suites above. The mixed one (SMVP): by value in the
 /// portable builds, by coordinate in the 29- and 30-bit BLS12 builds, inlined in BN254 at 29 bits
 /// and every 32-bit build. The general one (combine, reduction, fold): stepped in BN254's 16-bit
-/// build and the BLS12 29/30-bit builds (13 to 17 limbs), inlined in the others. If a rule moved
+/// build and the BLS12 29/30-bit builds (13 to 20 limbs), inlined in the others. If a rule moved
 /// every build to one form, the others would go untested; this pins which builds use which.
 #[test]
 fn addition_forms() {
@@ -326,6 +326,7 @@ fn addition_forms() {
     let bn = GpuCurve::Bn254;
     assert_eq!(forms(bn, width(bn)), (M::SteppedByValue, G::Stepped));
     assert_eq!(forms(bn, 15), (M::SteppedByValue, G::Stepped));
+    assert_eq!(forms(bn, 13), (M::SteppedByValue, G::Stepped));
     assert_eq!(forms(bn, 29), (M::Inlined, G::Inlined));
     assert_eq!(forms(bn, 32), (M::Inlined, G::Inlined));
 }

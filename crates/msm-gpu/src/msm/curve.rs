@@ -178,14 +178,16 @@ pub enum GeneralAdd {
 }
 
 impl GeneralAdd {
-    /// Stepped from 13 to 17 limbs. Same run on the H200 at 2^20 (b5d9013 against add-inlined and
-    /// e8a96d9): BLS12-377 at 30 bits (13 limbs) reduce 1.43 -> 1.14 ms and combine 0.71 -> 0.64,
-    /// at 2^22 reduce 2.12 -> 1.62; BN254 at 15 bits (17 limbs) reduce 4.11 -> 1.78 ms, combine
-    /// 0.93 -> 0.66. Not below: BN254 at 29 bits (9 limbs) reduce 0.81 -> 1.03. Not above: the
-    /// stepped form keeps twelve field elements live (both points and four temporaries), which at
-    /// 26 limbs (BLS12-377 at 15 bits) is more than 255 registers hold: reduce 8.9 -> 31.3 ms.
+    /// Stepped from 13 to 20 limbs. On the H200 at 2^20, same runs: BLS12-377 at 30 bits (13
+    /// limbs) reduce 1.43 -> 1.14 ms and combine 0.71 -> 0.64 (2^22: reduce 2.12 -> 1.62); BN254
+    /// at 15 bits (17 limbs) reduce 4.11 -> 1.78, combine 0.93 -> 0.66; BN254 at 13 bits (20
+    /// limbs) reduce 4.23 -> 2.24, MSM 33.0 -> 30.0 ms. Not below: BN254 at 29 bits (9 limbs)
+    /// reduce 0.81 -> 1.03. Not above: the stepped form keeps twelve field elements live (both
+    /// points and four temporaries), which at 26 limbs (BLS12-377 at 15 bits) is far more than
+    /// 255 registers hold: reduce 8.9 -> 31.3 ms. Files: gpu-msm-experiment-stepped-loops-* and
+    /// -general-add-20-limbs-nvidia-h200.json.
     pub fn for_limbs(k: &LimbConstants) -> Self {
-        if (13..=17).contains(&k.limbs) {
+        if (13..=20).contains(&k.limbs) {
             GeneralAdd::Stepped
         } else {
             GeneralAdd::Inlined
