@@ -307,23 +307,35 @@ fn smvp(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
     let row = j * (params.buckets + 2u);
     let start = (g - at.y) * k;
     let end = min(start + k, offsets[row + params.buckets + 1u]);
-    var e = start;
-    while (e < end) {
-        let b = entry_bucket(j, e);
-        let begins = offsets[row + b] == e;
-        let run_end = min(offsets[row + b + 1u], end);
-        let slot = j * (params.buckets + 1u) + b;
-        var acc = point_identity();
-        if (begins) {
-            acc = read_bucket(slot);
-        }
-        for (; e < run_end; e++) {
-            acc = add_entry(acc, entries[j * params.n + e]);
-        }
-        if (begins) {
-            write_bucket(slot, acc);
-        } else {
-            write_head(g, acc);
+    if (start >= end) { return; }
+    // One loop over the chunk's entries, not a loop over runs around a loop over a run's entries:
+    // in a warp, a nested loop runs each round as long as its thread with the longest run (about
+    // 1.5x the mean for Poisson-sized buckets of 32 points), while here every thread adds one
+    // point per iteration and only a run's end branches.
+    var b = entry_bucket(j, start);
+    var slot = j * (params.buckets + 1u) + b;
+    var run_end = min(offsets[row + b + 1u], end);
+    // Only the chunk's first run can have begun in an earlier chunk; it goes to head slot g.
+    var begins = offsets[row + b] == start;
+    var acc = point_identity();
+    if (begins) {
+        acc = read_bucket(slot);
+    }
+    for (var e = start; e < end; e++) {
+        acc = add_entry(acc, entries[j * params.n + e]);
+        if (e + 1u == run_end) {
+            if (begins) {
+                write_bucket(slot, acc);
+            } else {
+                write_head(g, acc);
+            }
+            if (run_end < end) {
+                b = entry_bucket(j, run_end);
+                slot = j * (params.buckets + 1u) + b;
+                run_end = min(offsets[row + b + 1u], end);
+                begins = true;
+                acc = read_bucket(slot);
+            }
         }
     }
 }
