@@ -297,6 +297,7 @@ fn chunk_window(g: u32, k: u32) -> vec2<u32> {
     return vec2<u32>(j, first);
 }
 
+// ANCHOR: smvp_loop
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn smvp(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
     let g = invocation(gid, groups);
@@ -339,6 +340,7 @@ fn smvp(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
         }
     }
 }
+// ANCHOR_END: smvp_loop
 
 // Level ℓ ≥ 1 over the head slots of level ℓ − 1, F slots per invocation (F small: these levels
 // have few slots, and an invocation's slots are added one after another). Slot i of level ℓ holds
