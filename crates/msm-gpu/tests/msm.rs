@@ -7,6 +7,7 @@ use ark_std::rand::{Rng, SeedableRng, rngs::StdRng};
 use fastmsm_gpu::field::{INT64_LIMB_WIDTHS, radix64_limb_bits};
 use fastmsm_gpu::msm::{
     GeneralAdd, GpuCurve, GpuMsm, MixedAdd, MsmOptions, Plan, reduction_segments, shader_source,
+    smvp_wave,
 };
 use fastmsm_gpu::testing::{block_on, gpu, gpu_int64};
 use fastmsm_mont::Canonical;
@@ -296,11 +297,10 @@ msm_tests!(
     32
 );
 
-/// Every form of both additions runs in the suites above. The mixed one (SMVP): by value in the
-/// portable builds, by coordinate in the 29- and 30-bit BLS12 builds, inlined in BN254 at 29 bits
-/// and every 32-bit build. The general one (combine, reduction, fold): stepped in BN254's 16-bit
-/// build and the BLS12 29/30-bit builds (13 to 20 limbs), inlined in the others. If a rule moved
-/// every build to one form, the others would go untested; this pins which builds use which.
+/// The rules for both additions' forms. The mixed one (SMVP) is stepped by value at every width;
+/// the general one (combine, reduction, fold) stepped in BN254's 16-bit build and the BLS12 29/30-bit
+/// builds (13 to 20 limbs), inlined in the others, so the suites above run both general forms;
+/// `mixed_addition_forms` runs the other mixed forms.
 #[test]
 fn addition_forms() {
     use GeneralAdd as G;
@@ -318,17 +318,65 @@ fn addition_forms() {
         (mixed, general)
     };
     for curve in [GpuCurve::Bls12_377, GpuCurve::Bls12_381] {
-        assert_eq!(forms(curve, 29), (M::SteppedByCoordinate, G::Stepped));
-        assert_eq!(forms(curve, 30), (M::SteppedByCoordinate, G::Stepped));
-        assert_eq!(forms(curve, 32), (M::Inlined, G::Inlined));
+        assert_eq!(forms(curve, 29), (M::SteppedByValue, G::Stepped));
+        assert_eq!(forms(curve, 30), (M::SteppedByValue, G::Stepped));
+        assert_eq!(forms(curve, 32), (M::SteppedByValue, G::Inlined));
         assert_eq!(forms(curve, width(curve)), (M::SteppedByValue, G::Inlined));
     }
     let bn = GpuCurve::Bn254;
     assert_eq!(forms(bn, width(bn)), (M::SteppedByValue, G::Stepped));
     assert_eq!(forms(bn, 15), (M::SteppedByValue, G::Stepped));
     assert_eq!(forms(bn, 13), (M::SteppedByValue, G::Stepped));
-    assert_eq!(forms(bn, 29), (M::Inlined, G::Inlined));
-    assert_eq!(forms(bn, 32), (M::Inlined, G::Inlined));
+    assert_eq!(forms(bn, 29), (M::SteppedByValue, G::Inlined));
+    assert_eq!(forms(bn, 32), (M::SteppedByValue, G::Inlined));
+}
+
+/// The mixed addition's other forms (inlined; stepped, reading the point by coordinate), which
+/// the rule no longer picks, against arkworks on every pattern: built through a source edit of
+/// the by-value build, at a portable width and a 64-bit one of each curve.
+#[test]
+fn mixed_addition_forms() {
+    for form in [MixedAdd::Inlined, MixedAdd::SteppedByCoordinate] {
+        let to = format!("return add_entry_{}(p, entry);", form.wgsl_suffix());
+        let edit = |s: String| {
+            let from = "return add_entry_stepped_by_value(p, entry);";
+            assert!(s.contains(from), "the by-value call is gone");
+            s.replace(from, &to)
+        };
+        let built = |curve, bits| block_on(GpuMsm::with_source_edit(gpu(), curve, bits, &edit));
+        let options = MsmOptions::default();
+        let m = built(GpuCurve::Bls12_377, 30).unwrap();
+        check::<ark_bls12_377::G1Affine>(&m, &[1, 100, 1000], &options, 41);
+        let m = built(GpuCurve::Bn254, width(GpuCurve::Bn254)).unwrap();
+        check::<ark_bn254::G1Affine>(&m, &[1, 100, 1000], &options, 42);
+    }
+}
+
+/// The default chunk size: one wave of SMVP invocations per batch (`smvp_wave`), as measured on
+/// the H200 for BLS12-377 at 30 bits (13 limbs, K = 176) and BN254 at 29 bits (9 limbs, K = 132).
+#[test]
+fn default_chunk_fills_one_wave() {
+    let k = |curve: GpuCurve, bits: u32, n: usize| {
+        let c = fastmsm_mont::limb_constants(curve.base_field().params(), bits).unwrap();
+        let plan = Plan::new(curve, &c, n, &MsmOptions::default(), u64::MAX).unwrap();
+        assert!(plan.smvp_threads(plan.batch) as usize <= smvp_wave(c.limbs) + 1024);
+        plan.chunk
+    };
+    assert_eq!(smvp_wave(13), 50_688);
+    assert_eq!(k(GpuCurve::Bls12_377, 30, 1 << 20), 176);
+    assert_eq!(k(GpuCurve::Bn254, 29, 1 << 20), 132);
+    assert_eq!(k(GpuCurve::Bn254, 29, 1 << 22), 497);
+    assert_eq!(k(GpuCurve::Bls12_377, 13, 1 << 20), 264);
+    assert_eq!(k(GpuCurve::Bn254, 29, 100), 16); // clamped: small inputs still spread
+    // One batch wanted (as in a browser), cut by WebGPU's default 128 MiB binding limit to
+    // 559 232 points: one wave of that batch, not of the whole input.
+    let c = fastmsm_mont::limb_constants(GpuCurve::Bls12_377.base_field().params(), 13).unwrap();
+    let one_batch = MsmOptions {
+        batch: Some(1 << 20),
+        ..Default::default()
+    };
+    let plan = Plan::new(GpuCurve::Bls12_377, &c, 1 << 20, &one_batch, 128 << 20).unwrap();
+    assert_eq!((plan.batch, plan.chunk), (559_232, 282), "{plan:?}");
 }
 
 /// Batching (several passes of points into the same buckets) and window sizes other than the

@@ -139,21 +139,14 @@ pub enum MixedAdd {
 }
 
 impl MixedAdd {
-    /// Stepped from 13 limbs up, where ten inlined products outgrow the instruction cache: on the
-    /// H200 at 2^20 (same runs) BLS12-377 9% faster at 29 bits and 25% at 13 bits, BN254 29% at
-    /// 13 bits, but BN254 5% slower at 29 bits (9 limbs: no cache to win, only operand copies to
-    /// pay). Then by value at the portable widths (32-bit products) and by coordinate at the
-    /// 64-bit-product widths: BLS12-377 at 13 bits 89.9 ms by value against 101.2 by coordinate,
-    /// at 30 bits 32.4 against 29.6 (29 bits: 30.9 against 31.3, a tie). Files: the
-    /// gpu-msm-experiment-product-site-, -stepped-portable- and -madd-forms-nvidia-h200.json.
-    pub fn for_limbs(k: &LimbConstants) -> Self {
-        if k.limbs < 13 {
-            MixedAdd::Inlined
-        } else if !crate::field::int64_products(k.limb_bits) {
-            MixedAdd::SteppedByValue
-        } else {
-            MixedAdd::SteppedByCoordinate
-        }
+    /// Stepped, by value, at every width, since the SMVP's loop went flat (d29556e). Same run on
+    /// the H200 at 2^20 (each form at its best chunk size): BLS12-377 at 30 bits 19.0 ms by value
+    /// against 19.8 by coordinate and 33.2 inlined; BN254 at 29 bits 12.1 by value against 12.6
+    /// inlined; at 2^22 BN254 37.2 against 38.6, BLS12-377 a tie. Before the flat loop the rule
+    /// inlined below 13 limbs and read by coordinate at 29/30 bits (results chapter). The other
+    /// forms stay, tested, for other GPUs: gpu-msm-experiment-forms-flat- and -waves-nvidia-h200.json.
+    pub fn for_limbs(_k: &LimbConstants) -> Self {
+        MixedAdd::SteppedByValue
     }
 
     /// The suffix of its `add_entry_*` function in curve_sw.wgsl.

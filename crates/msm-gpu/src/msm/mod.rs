@@ -13,7 +13,7 @@ use fastmsm_mont::{LimbConstants, limb_constants};
 
 pub use combine::AffineOut;
 pub use curve::{GeneralAdd, GpuCurve, MixedAdd, WORKGROUP_SIZE, shader_source};
-pub use plan::{Plan, SmvpPass, default_window_bits, reduction_segments};
+pub use plan::{Plan, SmvpPass, default_window_bits, reduction_segments, smvp_wave};
 
 use crate::{GpuContext, GpuError};
 use run::{Resources, Run};
@@ -60,8 +60,9 @@ pub struct MsmOptions {
     pub max_binding_bytes: Option<u64>,
     /// Time every stage. With GPU timestamps this is free; without, the host waits after each stage.
     pub stage_timing: bool,
-    /// Entries per SMVP invocation when every window is full, K ≥ 2 (default: from n, see
-    /// [`Plan::new`]; the GPU lowers it when the scalars leave windows part-empty).
+    /// Entries per SMVP invocation when every window is full, K ≥ 2 (default: one wave of
+    /// invocations per batch, see [`smvp_wave`]; the GPU lowers it when the scalars leave windows
+    /// part-empty).
     pub chunk: Option<u32>,
     /// Reduction segments per window: a power of two, at most the buckets per window (default:
     /// about 2^14 reduction invocations across all windows, see [`Plan::new`]).

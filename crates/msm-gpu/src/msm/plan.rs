@@ -17,9 +17,19 @@ const REDUCTION_THREADS_NATIVE: u32 = 36 << 10;
 const MIN_SEGMENT_BUCKETS: u32 = 8;
 /// Largest window: 2^(c−1) buckets per window must stay addressable and the bucket buffer small.
 pub const MAX_WINDOW_BITS: u32 = 16;
-/// Invocations the SMVP aims for across all windows when the whole input is one batch (a few waves
-/// on a large GPU); the chunk size K follows from it and n.
-const SMVP_THREADS: usize = 1 << 16;
+/// SMVP invocations per batch: one wave of the SMVP kernel on the H200 (132 SMs, 32 invocations
+/// per warp), at the warps per SM its registers allow there (by-value stepped addition; pipeline
+/// stats at d29556e: 128 registers at 9 limbs, 168 at 13, 255 from 17). The chunk size K follows
+/// from it and the batch. Every invocation adds K points in sequence, so a batch takes about one
+/// chunk's time per wave: a second wave that is only part full costs as much as a full one.
+pub fn smvp_wave(limbs: usize) -> usize {
+    let warps_per_sm = match limbs {
+        ..=9 => 16,
+        10..=13 => 12,
+        _ => 8,
+    };
+    132 * warps_per_sm * 32
+}
 /// Bounds on K, the entries one SMVP invocation adds: at least 2 so the combine levels shrink,
 /// at most enough that small inputs still spread over many invocations.
 pub const MIN_CHUNK: u32 = 2;
@@ -169,15 +179,16 @@ impl Plan {
             None => n.max(1),
         };
         let (lo, hi) = DEFAULT_CHUNK_RANGE;
-        // From n, not from the batch: two batches then run half the invocations of one, each
-        // adding as many entries (uniform scalars, H200, same run at 4526fea: BLS12-377 2^20
-        // 29.7 → 27.2 ms against K from the batch). The GPU derives the K it uses from the
-        // entries the scalars gave (smvp in msm.wgsl), so this K holds for full windows.
-        let chunk = chunk.unwrap_or_else(|| {
-            (n.max(1) * windows as usize)
-                .div_ceil(SMVP_THREADS)
+        // One wave per batch (H200, same run at d29556e, 2^20: BLS12-377 30-bit by value
+        // K = 176 19.0 ms against 19.7 at 272 and 19.8 at 136; BN254 29-bit K = 136 12.1 ms
+        // against 13.2 at 272). The GPU derives the K it uses from the entries the scalars gave
+        // (smvp in msm.wgsl), so this K holds for full windows.
+        let one_wave = |b: usize| {
+            (b.max(1) * windows as usize)
+                .div_ceil(smvp_wave(limbs))
                 .clamp(lo, hi) as u32
-        });
+        };
+        let mut chunk = chunk.unwrap_or_else(|| one_wave(wanted));
         // Bytes per point of the largest per-batch buffer: Montgomery coordinates, a digit per
         // window, or the SMVP head slots (one point per K entries per window; one more per window
         // is checked below).
@@ -190,11 +201,10 @@ impl Plan {
         // Multiples of 64 points keep batch boundaries aligned for any binding offset rule.
         let mut batch = if wanted <= fit { wanted } else { fit / 64 * 64 };
         // smvp's chunks: ⌈bW/K⌉ plus one per window for rounding, a head slot each.
-        let head_bytes = |b: usize| {
-            ((b * windows as usize).div_ceil(chunk as usize) + windows as usize) as u64
-                * point_bytes
+        let head_bytes = |b: usize, k: u32| {
+            ((b * windows as usize).div_ceil(k as usize) + windows as usize) as u64 * point_bytes
         };
-        while batch > 0 && head_bytes(batch) > binding_limit {
+        while batch > 0 && head_bytes(batch, chunk) > binding_limit {
             batch = (batch - 1) / 64 * 64;
         }
         if batch == 0 {
@@ -203,6 +213,14 @@ impl Plan {
                 needed: 64 * per_point,
                 limit: binding_limit,
             });
+        }
+        // Where the binding limit cut the batch below the one wanted (a browser's 128 MiB), one
+        // wave of the batch actually run; its head slots stay far below the other buffers.
+        if options.chunk.is_none() && batch < wanted {
+            let k = one_wave(batch);
+            if head_bytes(batch, k) <= binding_limit {
+                chunk = k;
+            }
         }
         let first_batch = match first_batch {
             Some(f) if f % 64 != 0 || f == 0 || f >= n || f > batch => {
