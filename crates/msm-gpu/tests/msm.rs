@@ -377,6 +377,16 @@ fn default_chunk_fills_one_wave() {
     };
     let plan = Plan::new(GpuCurve::Bls12_377, &c, 1 << 20, &one_batch, 128 << 20).unwrap();
     assert_eq!((plan.batch, plan.chunk), (559_232, 282), "{plan:?}");
+    // A smaller first batch keeps the full batch's T (one wave); the GPU's K shrinks instead.
+    let c = fastmsm_mont::limb_constants(GpuCurve::Bn254.base_field().params(), 29).unwrap();
+    let first = MsmOptions {
+        first_batch: Some(1 << 18),
+        ..Default::default()
+    };
+    let plan = Plan::new(GpuCurve::Bn254, &c, 1 << 20, &first, u64::MAX).unwrap();
+    let t = plan.smvp_threads(plan.batch);
+    assert_eq!(plan.smvp_threads(1 << 18), t, "{plan:?}");
+    assert_eq!(plan.smvp_threads(64), 64 * 17 / 2, "{plan:?}"); // never K below 2
 }
 
 /// Batching (several passes of points into the same buckets) and window sizes other than the

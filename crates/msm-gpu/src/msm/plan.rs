@@ -271,13 +271,15 @@ impl Plan {
         out
     }
 
-    /// T for a batch of `n` points: ⌈nW/K⌉, the chunks of K entries when every window is full.
-    /// With fewer entries (zero digits, skewed scalars) the shader shrinks K so that about T
-    /// chunks still cover them; rounding each window up adds at most one chunk per window.
+    /// T for a batch of `n` points: ⌈bW/K⌉ for the plan's batch b, the chunks of K entries when
+    /// every window is full. With fewer entries (a smaller first or last batch, zero digits,
+    /// skewed scalars) the shader shrinks K so that about T chunks still cover them, and the
+    /// batch still fills its wave; rounding each window up adds at most one chunk per window.
+    /// Never more than ⌈nW/MIN_CHUNK⌉, so full windows keep K ≥ MIN_CHUNK.
     pub fn smvp_threads(&self, n: usize) -> u32 {
-        (n * self.windows as usize)
-            .div_ceil(self.chunk as usize)
-            .max(1) as u32
+        let full = (self.batch * self.windows as usize).div_ceil(self.chunk as usize);
+        let least_chunks = (n * self.windows as usize).div_ceil(MIN_CHUNK as usize);
+        full.min(least_chunks).max(1) as u32
     }
 
     // ANCHOR: smvp_passes
