@@ -352,8 +352,9 @@ fn mixed_addition_forms() {
     }
 }
 
-/// The default chunk size: one wave of SMVP invocations per batch (`smvp_wave`), as measured on
-/// the H200 for BLS12-377 at 30 bits (13 limbs, K = 176) and BN254 at 29 bits (9 limbs, K = 132).
+/// The default chunk size: one wave of SMVP invocations per batch (`smvp_wave`), measured on the
+/// H200 for BLS12-377 at 30 bits (13 limbs) and BN254 at 29 bits (9 limbs); from 2^20 points the
+/// batch is the three quarters after a first quarter, which keeps the same T (one wave).
 #[test]
 fn default_chunk_fills_one_wave() {
     let k = |curve: GpuCurve, bits: u32, n: usize| {
@@ -363,10 +364,25 @@ fn default_chunk_fills_one_wave() {
         plan.chunk
     };
     assert_eq!(smvp_wave(13), 50_688);
-    assert_eq!(k(GpuCurve::Bls12_377, 30, 1 << 20), 176);
-    assert_eq!(k(GpuCurve::Bn254, 29, 1 << 20), 132);
-    assert_eq!(k(GpuCurve::Bn254, 29, 1 << 22), 497);
-    assert_eq!(k(GpuCurve::Bls12_377, 13, 1 << 20), 264);
+    assert_eq!(k(GpuCurve::Bls12_377, 30, 1 << 20), 264);
+    assert_eq!(k(GpuCurve::Bn254, 29, 1 << 20), 198);
+    assert_eq!(k(GpuCurve::Bn254, 29, 1 << 22), 745);
+    assert_eq!(k(GpuCurve::Bls12_377, 13, 1 << 20), 396);
+    assert_eq!(k(GpuCurve::Bls12_377, 30, 1 << 18), 104); // one batch below 2^20
+    let c = fastmsm_mont::limb_constants(GpuCurve::Bn254.base_field().params(), 29).unwrap();
+    let plan = Plan::new(
+        GpuCurve::Bn254,
+        &c,
+        1 << 20,
+        &MsmOptions::default(),
+        u64::MAX,
+    )
+    .unwrap();
+    assert_eq!(
+        (plan.first_batch, plan.batch),
+        (1 << 18, 3 << 18),
+        "{plan:?}"
+    );
     assert_eq!(k(GpuCurve::Bn254, 29, 100), 16); // clamped: small inputs still spread
     // One batch wanted (as in a browser), cut by WebGPU's default 128 MiB binding limit to
     // 559 232 points: one wave of that batch, not of the whole input.

@@ -67,13 +67,14 @@ pub struct MsmOptions {
     /// Reduction segments per window: a power of two, at most the buckets per window (default:
     /// about 2^14 reduction invocations across all windows, see [`Plan::new`]).
     pub segments: Option<u32>,
-    /// Points per batch, a multiple of 64 when below n (default: natively two batches from 2^20
-    /// points, else one; fewer points per batch where the binding limit requires). Natively, the
-    /// host's copy of one batch's input overlaps the GPU's work on the batch before it.
+    /// Points per batch, a multiple of 64 when below n (default: natively, from 2^20 points, a
+    /// quarter of them first and the rest in a second batch, else one batch; fewer points per
+    /// batch where the binding limit requires). Natively, the host's copy of one batch's input
+    /// overlaps the GPU's work on the batch before it.
     pub batch: Option<usize>,
     /// Points in the first batch, a multiple of 64 below n and not above the batch size (default:
-    /// as many as the others). With it and no `batch`, the rest goes in one batch. A smaller first
-    /// batch leaves less of the host's copy before the GPU can start; for timing experiments.
+    /// as many as the others, or the quarter above). With it and no `batch`, the rest goes in one
+    /// batch. A smaller first batch leaves less of the host's copy before the GPU can start.
     pub first_batch: Option<usize>,
 }
 

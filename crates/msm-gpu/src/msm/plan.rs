@@ -38,11 +38,14 @@ pub const MIN_CHUNK: u32 = 2;
 /// that product near its minimum (about 2·log₂(n/K)) with half the passes of F = 2.
 pub const FAN_IN: u32 = 4;
 const DEFAULT_CHUNK_RANGE: (usize, usize) = (16, 1024);
-/// From this many points the native default is two batches: the host's copy of the second half of
-/// the input then overlaps the GPU's work on the first (on the H200, same run: 2^20 BLS12-377
+/// From this many points the native default is two batches, a quarter of the input and then the
+/// rest: the host's copy of the rest overlaps the GPU's work on the quarter, and only the
+/// quarter's copy is exposed. Two batches against one, on the H200 (same run: 2^20 BLS12-377
 /// 34.4 → 33.6 ms, BN254 15.1 → 14.8; 2^22 100.2 → 98.4 and 47.2 → 43.4; below 2^20 slower;
-/// benches/results/gpu-msm-experiment-batch-chunk-nvidia-h200.json). In a browser `writeBuffer`
-/// copies the input at once, so there is nothing to overlap.
+/// gpu-msm-experiment-batch-chunk-nvidia-h200.json); a quarter first against halves, once every
+/// batch filled a wave (37464b9, 2^20: BLS12-377 18.73 → 17.80 ms, BN254 11.86 → 11.64;
+/// gpu-msm-experiment-split-nvidia-h200.json). In a browser `writeBuffer` copies the input at
+/// once, so there is nothing to overlap.
 const TWO_BATCHES_FROM: usize = 1 << 20;
 
 /// The layout of one MSM.
@@ -160,6 +163,15 @@ impl Plan {
                 limit: binding_limit,
             });
         }
+        let default_split = wanted_batch.is_none()
+            && first_batch.is_none()
+            && n >= TWO_BATCHES_FROM
+            && !cfg!(target_arch = "wasm32");
+        let first_batch = if default_split {
+            Some(n / 4 / 64 * 64)
+        } else {
+            first_batch
+        };
         // A batch below n must keep the 64-point alignment below; 0 would never finish.
         let wanted = match wanted_batch {
             Some(b) if b < 64 && b < n => {
@@ -169,12 +181,9 @@ impl Plan {
             }
             Some(b) if b < n => b / 64 * 64,
             Some(_) => n.max(1),
-            // The rest after a first batch the caller sized, in one batch.
+            // The rest after the first batch, in one batch.
             None if first_batch.is_some_and(|f| f < n) => {
                 (n - first_batch.unwrap_or(0)).next_multiple_of(64)
-            }
-            None if n >= TWO_BATCHES_FROM && !cfg!(target_arch = "wasm32") => {
-                n.div_ceil(2).next_multiple_of(64)
             }
             None => n.max(1),
         };
@@ -223,6 +232,8 @@ impl Plan {
             }
         }
         let first_batch = match first_batch {
+            // The default quarter, where the binding limit cut the batch below it.
+            Some(f) if default_split && f > batch => batch,
             Some(f) if f % 64 != 0 || f == 0 || f >= n || f > batch => {
                 return Err(GpuError::Input(format!(
                     "first batch of {f} points: a multiple of 64, below n = {n} and at most the batch of {batch}"
