@@ -368,6 +368,7 @@ fn default_chunk_fills_one_wave() {
     assert_eq!(k(GpuCurve::Bn254, 29, 1 << 20), 198);
     assert_eq!(k(GpuCurve::Bn254, 29, 1 << 22), 745);
     assert_eq!(k(GpuCurve::Bls12_377, 13, 1 << 20), 396);
+    assert_eq!(k(GpuCurve::Bls12_377, 13, 1 << 22), 1490); // above the old cap of 1 024
     assert_eq!(k(GpuCurve::Bls12_377, 30, 1 << 18), 104); // one batch below 2^20
     let c = fastmsm_mont::limb_constants(GpuCurve::Bn254.base_field().params(), 29).unwrap();
     let plan = Plan::new(
