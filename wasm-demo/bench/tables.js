@@ -26,6 +26,18 @@ function generic(doc) {
 
 /** wgsl-mont: fields down, limb widths across, median products/s at the most common workgroup size. */
 function wgslMont(doc) {
+  const threadCounts = [...new Set(doc.results.map((r) => r.params.threads))].sort((a, b) => a - b);
+  if (threadCounts.length > 1) {
+    // A sweep over the number of threads: one row per count, one column per field and width.
+    const cols = [...new Set(doc.results.map((r) => `${r.params.field} ${r.params.limb_bits}-bit`))];
+    const cell = (t, c) => {
+      const r = doc.results.find((x) => x.params.threads === t && `${x.params.field} ${x.params.limb_bits}-bit` === c);
+      return r ? `${sci(r.median)}${r.verified ? '' : ' ✘'}` : '—';
+    };
+    return [`Montgomery products per second against the number of threads (median of ${doc.results[0].samples}; `
+      + `threads × chained products per thread fixed; workgroup size ${doc.results[0].params.workgroup_size})`, '',
+    table(['Threads', ...cols], threadCounts.map((t) => [t.toLocaleString('en'), ...cols.map((c) => cell(t, c))])), ''].join('\n');
+  }
   const sizes = [...new Set(doc.results.map((r) => r.params.workgroup_size))];
   const out = [];
   for (const wg of sizes) {
@@ -364,6 +376,8 @@ for (const [suite, { text }] of Object.entries(newest)) writeFileSync(resolve(ou
       const docs = readdirSync(resultsDir).filter((f) => /^wgsl-mont-.*\.json$/.test(f))
         .map((f) => ({ f, doc: optionalJson(resolve(resultsDir, f)) }))
         .filter(({ doc }) => doc?.suite === 'wgsl-mont' && doc.device?.name === device && Array.isArray(doc.results))
+        // Not the sweeps over thread counts: the floor takes the rate of a full GPU.
+        .filter(({ doc }) => new Set(doc.results.map((r) => r.params?.threads)).size === 1)
         .sort((a, b) => String(b.doc.date).localeCompare(String(a.doc.date)));
       return [device, docs];
     }));
