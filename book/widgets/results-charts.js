@@ -73,7 +73,7 @@ function scalingChart(root, data, curve) {
   });
   const targets = data.targets.filter((t) => t.curve === curve);
   if (targets.length) {
-    datasets.push({ label: 'issue 7 target (at most)', data: targets.map((t) => ({ x: t.n, y: t.ms })), pointStyle: 'star',
+    datasets.push({ label: 'target (at most)', data: targets.map((t) => ({ x: t.n, y: t.ms })), pointStyle: 'star',
       pointRadius: 10, borderColor: '#000000', backgroundColor: '#000000', borderWidth: 2, showLine: false });
   }
   const ns = datasets.flatMap((s) => s.data.map((p) => p.x));
@@ -163,7 +163,7 @@ function historyChart(root, data) {
   const lines = [
     ...data.anchors.flatMap((a, i) => a.points.filter((p) => p.curve === t.curve && p.log_n === t.log_n)
       .map((p) => ({ label: a.label, ms: p.ms, colour: ANCHOR_COLOURS[i % ANCHOR_COLOURS.length] }))),
-    ...data.targets.filter((x) => x.curve === t.curve && x.log_n === t.log_n).map((x) => ({ label: 'issue 7 target', ms: x.ms, colour: '#000000' })),
+    ...data.targets.filter((x) => x.curve === t.curve && x.log_n === t.log_n).map((x) => ({ label: 'target', ms: x.ms, colour: '#000000' })),
   ];
   for (const l of lines) {
     datasets.push({ type: 'line', label: `${l.label}: ${l.ms} ms`, data: t.steps.map(() => l.ms), borderColor: l.colour,

@@ -1,0 +1,251 @@
+// Figures in the book's prose come from committed data, never from a hand-typed number: a chapter
+// writes a placeholder and the build replaces it with the value the committed file holds. This file
+// is both the mdbook preprocessor that does the replacing (book.toml: [preprocessor.figures]) and
+// the library the prose test imports (wasm-demo/tests/prose.test.js).
+//
+// Placeholder:   {{fig TERM [OP TERM]... [| FORMAT]}}
+//   TERM    FILE ROW FIELD, or a plain number
+//   FILE    a file of benches/results/ without ".json", or `anchors` / `experiments` (benches/)
+//   ROW     a row's name or id; else KEY=VALUE[,KEY=VALUE...] matched against the row's fields and
+//           its params (quote a value with spaces: device="NVIDIA H100"); or `-`, the file itself.
+//           It must name exactly one row.
+//   FIELD   a field of the row or of its params (a dotted path for deeper ones), or stage:NAME,
+//           the milliseconds of a GPU stage or host phase in the median run of a gpu-msm row
+//   OP      / * + -, applied left to right
+//   FORMAT  auto (the default: 3 or 4 significant figures, thousands separated by a space),
+//           0..4 (decimals), int (rounded, thousands separated), sci (2.14·10¹⁰),
+//           tex-sci (2.14 \cdot 10^{10}, inside math)
+// Examples: {{fig gpu-msm-nvidia-h200 bls12-377/uniform/2^20/w30 median}} ms;
+//           {{fig anchors id=sppark-h200-bls12-377-20 ms / gpu-msm-nvidia-h200 bls12-377/uniform/2^20/w30 median | 2}}×
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = resolve(import.meta.dirname, '../..');
+const PLACEHOLDER = /\{\{fig\s+([^}]*)\}\}/g;
+const OPS = new Set(['/', '*', '+', '-']);
+
+/** Loads committed data files on demand (one read per file per build). */
+export function dataSource(root = ROOT) {
+  const cache = new Map();
+  return (file) => {
+    if (!cache.has(file)) {
+      const paths = [resolve(root, 'benches/results', `${file}.json`), resolve(root, 'benches', `${file}.json`)];
+      const path = paths.find((p) => { try { readFileSync(p); return true; } catch { return false; } });
+      if (!path) throw new Error(`no data file benches/results/${file}.json or benches/${file}.json`);
+      cache.set(file, JSON.parse(readFileSync(path, 'utf8')));
+    }
+    return cache.get(file);
+  };
+}
+
+/** Splits a placeholder body into tokens; a double-quoted value stays one token. */
+function tokenize(body) {
+  return [...body.matchAll(/(?:[^\s"]*"[^"]*"[^\s"]*)+|\S+/g)].map((m) => m[0]);
+}
+
+const get = (obj, path) => path.split('.').reduce((o, k) => (o === null || o === undefined ? undefined : o[k]), obj);
+const unquote = (s) => s.replace(/^"(.*)"$/, '$1');
+
+function rowsOf(doc) {
+  return doc.results ?? doc.figures ?? doc.entries ?? [];
+}
+
+function pickRow(doc, file, spec) {
+  if (spec === '-') return doc;
+  const rows = rowsOf(doc);
+  let hits = rows.filter((r) => r.name === spec || r.id === spec);
+  if (!hits.length && spec.includes('=')) {
+    const filters = spec.match(/(?:[^,"]+|"[^"]*")+/g).map((kv) => {
+      const i = kv.indexOf('=');
+      return [kv.slice(0, i), unquote(kv.slice(i + 1))];
+    });
+    hits = rows.filter((r) => filters.every(([k, v]) => {
+      const x = get(r, k) ?? get(r.params ?? {}, k);
+      return x !== undefined && String(x) === v;
+    }));
+  }
+  if (hits.length !== 1) {
+    throw new Error(`${hits.length ? `${hits.length} rows` : 'no row'} of ${file} match "${spec}"`
+      + `${hits.length ? ' (name one row)' : ''}`);
+  }
+  return hits[0];
+}
+
+function fieldOf(row, file, spec, field) {
+  let v;
+  if (field.startsWith('stage:')) {
+    const name = field.slice(6);
+    const p = row.params ?? {};
+    v = (p.stages_ms_of_median_run ?? []).find((s) => s.stage === name)?.ms
+      ?? (p.host_ms_of_median_run ?? []).find((h) => h.phase === name)?.ms;
+  } else {
+    v = get(row, field) ?? get(row.params ?? {}, field);
+  }
+  if (typeof v !== 'number' || !Number.isFinite(v)) {
+    throw new Error(`${file} ${spec}: field "${field}" is ${v === undefined ? 'missing' : `not a number (${JSON.stringify(v)})`}`);
+  }
+  return v;
+}
+
+const grouped = (s) => s.replace(/\B(?=(\d{3})+(?!\d))/g, ' ');
+const SUPERSCRIPT = { '-': '⁻', 0: '⁰', 1: '¹', 2: '²', 3: '³', 4: '⁴', 5: '⁵', 6: '⁶', 7: '⁷', 8: '⁸', 9: '⁹' };
+
+/** Renders a number the way the book's tables do (tables.js `ms`), or in the format asked for. */
+export function format(x, fmt = 'auto') {
+  const a = Math.abs(x);
+  switch (fmt) {
+    case 'auto':
+      if (a >= 1000) return grouped(String(Math.round(x)));
+      return x.toFixed(a >= 100 ? 0 : a >= 10 ? 1 : a >= 1 ? 2 : 3);
+    case 'int':
+      return grouped(String(Math.round(x)));
+    case 'sci':
+    case 'tex-sci': {
+      const [m, e] = x.toExponential(2).split('e');
+      const exp = String(Number(e));
+      return fmt === 'sci' ? `${m}·10${[...exp].map((c) => SUPERSCRIPT[c]).join('')}` : `${m} \\cdot 10^{${exp}}`;
+    }
+    default:
+      if (/^[0-4]$/.test(fmt)) return x.toFixed(Number(fmt));
+      throw new Error(`unknown format "${fmt}" (auto, 0..4, int, sci, tex-sci)`);
+  }
+}
+
+/** The value and text of one placeholder body, e.g. "gpu-msm-nvidia-h200 bn254/uniform/2^20/w29 median | 2". */
+export function evaluate(body, data = dataSource()) {
+  const [expr, fmt = 'auto', ...extra] = body.split('|').map((s) => s.trim());
+  if (extra.length) throw new Error('more than one "|"');
+  const tokens = tokenize(expr);
+  let i = 0;
+  const term = () => {
+    if (i < tokens.length && /^-?\d+(\.\d+)?$/.test(tokens[i])) return Number(tokens[i++]);
+    if (i + 3 > tokens.length) throw new Error(`expected FILE ROW FIELD at "${tokens.slice(i).join(' ')}"`);
+    const [file, spec, field] = tokens.slice(i, i + 3);
+    i += 3;
+    return fieldOf(pickRow(data(file), file, spec), file, spec, field);
+  };
+  let value = term();
+  while (i < tokens.length) {
+    const op = tokens[i++];
+    if (!OPS.has(op)) throw new Error(`expected one of / * + - at "${op}"`);
+    const rhs = term();
+    value = op === '/' ? value / rhs : op === '*' ? value * rhs : op === '+' ? value + rhs : value - rhs;
+  }
+  return { value, text: format(value, fmt) };
+}
+
+/** Replaces every placeholder of a chapter; an error names the chapter and the placeholder. */
+export function renderFigures(text, where, data = dataSource()) {
+  return text.replace(PLACEHOLDER, (whole, body) => {
+    try {
+      return evaluate(body, data).text;
+    } catch (e) {
+      throw new Error(`${where}: ${whole}: ${e.message}`);
+    }
+  });
+}
+
+export function placeholders(text) {
+  return [...text.matchAll(PLACEHOLDER)].map((m) => m[0]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The prose rules the test enforces on the main chapters (every chapter but the ledger appendix).
+// ---------------------------------------------------------------------------------------------
+
+/** Chapters whose history is kept as written: the appendix, and SUMMARY itself. */
+export const NOT_MAIN = new Set(['SUMMARY.md', 'ledger.md']);
+
+/** The prose a reader reads, without code, listings, includes, placeholders and HTML tags. */
+export function proseOf(text, { keepInlineCode = false } = {}) {
+  return text
+    // Blocks a test writes from data (<!-- name: generated by ... --> to <!-- name: end -->).
+    .replace(/<!-- ([\w-]+): generated by[^>]*-->[\s\S]*?<!-- \1: end -->/g, (m) => m.replace(/[^\n]/g, ''))
+    .replace(/^(```|~~~)[\s\S]*?^\1/gm, '')
+    .replace(/`([^`\n]*)`/g, keepInlineCode ? ' $1 ' : '')
+    .replace(/\{\{[^}]*\}\}/g, '')
+    .replace(/<[^>\n]*>/g, '')
+    .replace(/\]\([^)]*\)/g, ']')
+    .replace(/<https?:[^>]*>/g, '')
+    .replace(/https?:\S+/g, '');
+}
+
+// A measured figure: a number with a unit of time or rate, or a ratio with decimals (3.01×).
+const MEASURED = /(?<![\w.^{])\d[\d ,]*(?:\.\d+)?\s?(?:ms|µs|us|ns|s|GB\/s|MB\/s|products\/s)(?![\w/])|(?<![\w.^{])\d+\.\d+\s?×/g;
+
+/** Literal measured figures in a chapter's prose: each must be a placeholder instead. A figure
+ *  borrowed from a cited work is the exception: its sentence carries the footnote ([^name]). */
+export function literalFigures(text) {
+  // Math is left out: its numbers are symbols and derivations, and a unit is never inside it.
+  const lines = proseOf(text).replace(/\$\$[\s\S]*?\$\$/g, (m) => m.replace(/[^\n]/g, ''))
+    .replace(/\$[^$\n]*\$/g, '').split('\n');
+  const found = [];
+  let start = 0;
+  // Paragraph by paragraph, sentence by sentence, remembering the line each paragraph starts on.
+  for (let k = 0; k <= lines.length; k += 1) {
+    if (k < lines.length && lines[k].trim() !== '') continue;
+    const para = lines.slice(start, k).join(' ');
+    for (const sentence of para.split(/(?<=[.;:])\s+(?=[A-Z(*])/)) {
+      if (/\[\^[^\]]+\]/.test(sentence)) continue;
+      for (const m of sentence.matchAll(MEASURED)) {
+        found.push({ line: start + 1, figure: m[0].trim(), context: sentence.trim().slice(0, 160) });
+      }
+    }
+    start = k + 1;
+  }
+  return found;
+}
+
+// The words of a lab log: who measured when, on which loan of which machine, at which commit.
+const LAB_LOG = [
+  [/\bissue \d+/gi, 'an issue number'],
+  [/\b(this|that|the same|one|a second|the last|the next|a later) session\b/gi, 'a session'],
+  [/\blent (machine|H\d00|GPU)/gi, 'the lent machine'],
+  [/\b(?:on|from|of|in) (?:this|that|the same|one|a second|another|each|every|two|different) (?:machine )?starts?\b|\bmachine starts?\b|\bsame start\b/gi, 'a machine start'],
+  [/(?<![\w`#/.^-])(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,40}(?![\w-])/g, 'a commit hash'],
+];
+
+/** Lab-log words in a chapter's prose (code blocks, listings and placeholders excluded). */
+export function labLogWords(text) {
+  // Inline code is kept: a hash in backticks is still a commit hash in the reader's text.
+  const lines = proseOf(text, { keepInlineCode: true }).split('\n');
+  const found = [];
+  lines.forEach((line, k) => {
+    for (const [re, what] of LAB_LOG) {
+      for (const m of line.matchAll(re)) found.push({ line: k + 1, word: m[0], what, context: line.trim().slice(0, 160) });
+    }
+  });
+  return found;
+}
+
+// ---------------------------------------------------------------------------------------------
+// mdbook preprocessor: `node figures.js supports <renderer>` answers yes; otherwise read
+// [context, book] from stdin and write the book back with every placeholder replaced.
+// ---------------------------------------------------------------------------------------------
+function preprocess() {
+  if (process.argv[2] === 'supports') process.exit(0);
+  const [context, book] = JSON.parse(readFileSync(0, 'utf8'));
+  const data = dataSource(context.root);
+  const errors = [];
+  const walk = (items) => {
+    for (const item of items ?? []) {
+      const ch = item.Chapter;
+      if (!ch) continue;
+      try {
+        ch.content = renderFigures(ch.content, ch.source_path ?? ch.path ?? ch.name, data);
+      } catch (e) {
+        errors.push(e.message);
+      }
+      walk(ch.sub_items);
+    }
+  };
+  walk(book.items ?? book.sections);
+  if (errors.length) {
+    process.stderr.write(`figures: ${errors.length} placeholder(s) not backed by committed data:\n${errors.join('\n')}\n`);
+    process.exit(1);
+  }
+  process.stdout.write(JSON.stringify(book));
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) preprocess();
