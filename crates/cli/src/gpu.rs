@@ -6,10 +6,10 @@ use fastmsm_gpu::{GpuContext, GpuError};
 use fastmsm_msm::Scalar;
 
 use crate::Failure;
-use crate::format::{CliCurve, hex};
+use fastmsm_msm::format::{FormatCurve, hex};
 
 /// Σ kᵢ·Pᵢ on the GPU, printed exactly as the CPU backend prints it.
-pub fn msm<G: CliCurve>(points: &[G::Affine], scalars: &[Scalar]) -> Result<String, Failure> {
+pub fn msm<G: FormatCurve>(points: &[G::Affine], scalars: &[Scalar]) -> Result<String, Failure> {
     let curve = GpuCurve::from_name(G::NAME).expect("every CLI curve has a GPU build");
     let mut one = [0u64; 6];
     one[0] = 1;

@@ -10,14 +10,14 @@
 //! stderr naming the offending item; usage errors exit with 2, GPU failures (no adapter, device
 //! lost, limits) with 3.
 
-mod format;
+
 mod gpu;
 
 use std::process::ExitCode;
 use std::time::Instant;
 
 use fastmsm_msm::{Bls12_377G1, Bls12_381G1, Bn254G1, EdBls12_377G, msm};
-use format::{CliCurve, read_points, read_scalars, result_line};
+use fastmsm_msm::format::{self, FormatCurve, read_points, read_scalars, result_line};
 
 const USAGE: &str = "\
 usage: msm --curve {bn254|bls12-377|bls12-381|ed-on-bls12-377} --points FILE --scalars FILE
@@ -102,7 +102,7 @@ fn read(path: &str, what: &str) -> Result<Vec<u8>, Failure> {
 }
 
 /// Reads, checks, computes; returns the lines to print.
-fn run<G: CliCurve>(args: &Args) -> Result<Vec<String>, Failure> {
+fn run<G: FormatCurve>(args: &Args) -> Result<Vec<String>, Failure> {
     let points = read_points::<G>(&read(&args.points, "points")?).map_err(Failure::Input)?;
     let scalars = read_scalars::<G>(&read(&args.scalars, "scalars")?).map_err(Failure::Input)?;
     if points.len() != scalars.len() {

@@ -93,7 +93,7 @@ enum Place {
 
 /// Reusable buffers of the accumulation. A round reads one buffer and writes the other, so
 /// nothing is copied back.
-struct Scratch<A, F> {
+pub(crate) struct Scratch<A, F> {
     a: Vec<A>,
     b: Vec<A>,
     /// the first round's operands, two per pending addition, copied as they pair up
@@ -110,7 +110,7 @@ struct Scratch<A, F> {
 }
 
 impl<A: Copy, F> Scratch<A, F> {
-    fn new() -> Self {
+    pub(crate) fn new() -> Self {
         Scratch {
             a: Vec::new(),
             b: Vec::new(),
@@ -272,7 +272,7 @@ fn first_round<G: MsmGroup>(
 /// One window's bucket sums, in affine coordinates, by sorting and pairwise rounds: `digits[i]` is
 /// point i's signed digit; bucket j − 1 of the result is the sum of the points with digit ±j
 /// (negated for −j), or the identity.
-fn accumulate_sorted<G: MsmGroup>(
+pub(crate) fn accumulate_sorted<G: MsmGroup>(
     points: &[G::Affine],
     digits: &[i32],
     buckets: usize,
@@ -424,7 +424,7 @@ fn add_batch<G: MsmGroup>(
 /// window's buckets are cut into `segments` segments of L buckets; the running sums R and totals T
 /// of all segments of all windows advance together, one batch per step. Window w's result is
 /// Σ_t T_t + L·Σ_t t·R_t (cuZK's correction, the second sum by a running sum over t).
-fn reduce_all_affine<G: MsmGroup>(
+pub(crate) fn reduce_all_affine<G: MsmGroup>(
     sums: &[G::Affine],
     m: usize,
     segments: usize,

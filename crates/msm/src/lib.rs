@@ -27,9 +27,11 @@
 //! [`msm`] runs them with defaults; [`msm_with`] takes an [`MsmConfig`] that picks the window, the
 //! accumulation path and the reduction. The group types are [`MsmGroup`]: XYZZ ([`Bn254G1`],
 //! [`Bls12_377G1`], [`Bls12_381G1`]), Jacobian for the same curves, and extended twisted Edwards
-//! ([`EdBls12_377G`]). Everything is single-threaded and portable (it runs in WebAssembly); the
-//! parallel split of the reduction is written as independent segments that a caller, or the GPU
-//! crate, can farm out.
+//! ([`EdBls12_377G`]). Everything is portable (it runs in WebAssembly). [`split`] cuts the
+//! all-affine MSM into shares of equal work for threads or workers; with the `rayon` feature
+//! [`split::msm_parallel`] runs them on rayon's pool (native threads, or Web Workers over shared
+//! memory through wasm-bindgen-rayon). [`format`] reads and writes the interchange layout of the
+//! `msm` tool and the npm package.
 
 pub mod all_affine;
 pub mod batch_affine;
@@ -38,6 +40,7 @@ pub mod bucket;
 pub mod count;
 pub mod cuzk;
 pub mod digits;
+pub mod format;
 pub mod glv;
 pub mod group;
 pub mod pippenger;
@@ -45,6 +48,7 @@ pub mod radix30;
 pub mod radix51;
 pub mod reduce;
 pub mod scalar;
+pub mod split;
 pub mod window;
 
 pub use batch_affine::{BatchAffineConfig, BatchAffineStats};

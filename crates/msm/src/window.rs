@@ -48,9 +48,20 @@ pub const WINDOW_SAMPLE: usize = 512;
 /// 2^16 points c = 14 ran 3% slower than c = 13, which the count puts within 1%).
 pub fn window_size_sampled(scalars: &[Scalar], bound: &Scalar) -> u32 {
     let n = scalars.len();
-    let c0 = window_size(n, bound);
     let step = n.div_ceil(WINDOW_SAMPLE).max(1);
-    let sample: Vec<&Scalar> = scalars.iter().step_by(step).collect();
+    window_size_sampled_from(n, scalars.iter().step_by(step), bound)
+}
+
+/// [`window_size_sampled`] for n scalars of which the caller took the evenly spaced `sample`
+/// (every ⌈n / [`WINDOW_SAMPLE`]⌉-th): a caller that splits the scalars later, or shares the
+/// MSM out, picks the same c without building them all.
+pub fn window_size_sampled_from<'a>(
+    n: usize,
+    sample: impl Iterator<Item = &'a Scalar>,
+    bound: &Scalar,
+) -> u32 {
+    let c0 = window_size(n, bound);
+    let sample: Vec<&Scalar> = sample.collect();
     let mut digits = Vec::new();
     let mut weighted = |c: u32| {
         let windows = num_windows(c, bound);

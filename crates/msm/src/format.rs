@@ -1,5 +1,5 @@
-//! The interchange format of `../shared/DESIGN.md` ("Interchange format", the ZPrize harness
-//! layout): reading points and scalars, writing the result line.
+//! The interchange format (the ZPrize harness layout) of the `msm` command-line tool, the npm
+//! package and the page's workers: reading and writing points and scalars, and the result line.
 //!
 //! - points: per point `x ‖ y`, each coordinate a little-endian integer (not Montgomery form) of
 //!   as many bytes as the base field needs in whole 64-bit words (32 for BN254 and
@@ -13,18 +13,21 @@ use fastmsm_curves::Canonical;
 use fastmsm_curves::field::PrimeField;
 use fastmsm_curves::sw::{self, SwCurve};
 use fastmsm_curves::te::{self, TeCurve};
-use fastmsm_msm::{MsmGroup, Scalar};
+use crate::{MsmGroup, Scalar};
 
 /// Bytes of one scalar.
 pub const SCALAR_BYTES: usize = 32;
 
 /// A curve as the CLI reads and writes it.
-pub trait CliCurve: MsmGroup {
+pub trait FormatCurve: MsmGroup {
     /// Bytes of one coordinate: the base-field modulus in whole 64-bit words.
     fn coord_bytes() -> usize {
         let bits = <Self::Base as PrimeField>::params().bits;
         bits.div_ceil(64) as usize * 8
     }
+    /// The identity's y in the layout (its x is 0): 0 in short Weierstrass (no affine point has
+    /// x = y = 0 on these curves), 1 in twisted Edwards, where (0, 1) is the identity point.
+    const IDENTITY_Y: u64 = 0;
     /// The affine point with these canonical coordinates, or why not (the caller adds the index).
     fn point(x: &Canonical, y: &Canonical) -> Result<Self::Affine, String>;
     /// The canonical coordinates of an affine point, `None` for the identity.
@@ -42,7 +45,7 @@ fn coordinate<F: PrimeField>(v: &Canonical, name: &str) -> Result<F, String> {
     })
 }
 
-impl<C: SwCurve> CliCurve for sw::Xyzz<C> {
+impl<C: SwCurve> FormatCurve for sw::Xyzz<C> {
     fn point(x: &Canonical, y: &Canonical) -> Result<sw::Affine<C>, String> {
         if x.iter().chain(y).all(|&w| w == 0) {
             return Ok(sw::Affine::IDENTITY);
@@ -59,7 +62,8 @@ impl<C: SwCurve> CliCurve for sw::Xyzz<C> {
     }
 }
 
-impl<C: TeCurve> CliCurve for te::Extended<C> {
+impl<C: TeCurve> FormatCurve for te::Extended<C> {
+    const IDENTITY_Y: u64 = 1;
     fn point(x: &Canonical, y: &Canonical) -> Result<te::Affine<C>, String> {
         let p = te::Affine::new_unchecked(coordinate(x, "x")?, coordinate(y, "y")?);
         if p.is_on_curve() {
@@ -98,7 +102,7 @@ fn whole_items(len: usize, size: usize, what: &str) -> Result<usize, String> {
 }
 
 /// Parses a points file.
-pub fn read_points<G: CliCurve>(bytes: &[u8]) -> Result<Vec<G::Affine>, String> {
+pub fn read_points<G: FormatCurve>(bytes: &[u8]) -> Result<Vec<G::Affine>, String> {
     let cb = G::coord_bytes();
     let n = whole_items(bytes.len(), 2 * cb, "point")?;
     (0..n)
@@ -111,14 +115,14 @@ pub fn read_points<G: CliCurve>(bytes: &[u8]) -> Result<Vec<G::Affine>, String> 
 }
 
 /// Parses a scalars file, checking each scalar against r.
-pub fn read_scalars<G: CliCurve>(bytes: &[u8]) -> Result<Vec<Scalar>, String> {
+pub fn read_scalars<G: FormatCurve>(bytes: &[u8]) -> Result<Vec<Scalar>, String> {
     let n = whole_items(bytes.len(), SCALAR_BYTES, "scalar")?;
     let r = G::SCALAR_MODULUS;
     (0..n)
         .map(|i| {
             let w = words_le(&bytes[SCALAR_BYTES * i..SCALAR_BYTES * (i + 1)]);
             let k = [w[0], w[1], w[2], w[3]];
-            if fastmsm_msm::scalar::less_than(&k, &r) {
+            if crate::scalar::less_than(&k, &r) {
                 Ok(k)
             } else {
                 Err(format!(
@@ -133,6 +137,40 @@ pub fn read_scalars<G: CliCurve>(bytes: &[u8]) -> Result<Vec<Scalar>, String> {
 
 fn wide(k: &Scalar) -> Canonical {
     [k[0], k[1], k[2], k[3], 0, 0]
+}
+
+/// Little-endian bytes of canonical words, `len` bytes.
+fn le_bytes(words: &[u64], len: usize, out: &mut Vec<u8>) {
+    out.extend(words.iter().flat_map(|w| w.to_le_bytes()).take(len));
+}
+
+/// One point in the file layout (`x ‖ y`; the identity as the curve's identity encoding).
+pub fn write_point<G: FormatCurve>(p: &G::Affine, out: &mut Vec<u8>) {
+    let cb = G::coord_bytes();
+    match G::coords(p) {
+        Some((x, y)) => {
+            le_bytes(&x, cb, out);
+            le_bytes(&y, cb, out);
+        }
+        None => {
+            le_bytes(&[0; 6], cb, out);
+            le_bytes(&[G::IDENTITY_Y, 0, 0, 0, 0, 0], cb, out);
+        }
+    }
+}
+
+/// Points in the file layout.
+pub fn write_points<G: FormatCurve>(points: &[G::Affine]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(points.len() * 2 * G::coord_bytes());
+    for p in points {
+        write_point::<G>(p, &mut out);
+    }
+    out
+}
+
+/// Scalars in the file layout, 32 bytes each.
+pub fn write_scalars(scalars: &[Scalar]) -> Vec<u8> {
+    scalars.iter().flat_map(|k| k.iter().flat_map(|w| w.to_le_bytes())).collect()
 }
 
 /// Lowercase big-endian hex with `0x`, no leading zeros, `0x0` for zero.
@@ -154,7 +192,7 @@ pub fn hex(v: &[u64]) -> String {
 }
 
 /// The result line: `x=0x… y=0x…` or `identity`.
-pub fn result_line<G: CliCurve>(q: &G) -> String {
+pub fn result_line<G: FormatCurve>(q: &G) -> String {
     match G::coords(&q.to_affine()) {
         None => "identity".into(),
         Some((x, y)) => format!("x={} y={}", hex(&x), hex(&y)),
@@ -165,7 +203,7 @@ pub fn result_line<G: CliCurve>(q: &G) -> String {
 mod tests {
     use super::*;
     use fastmsm_curves::Group;
-    use fastmsm_msm::{Bls12_377G1, Bls12_381G1, Bn254G1, EdBls12_377G};
+    use crate::{Bls12_377G1, Bls12_381G1, Bn254G1, EdBls12_377G};
 
     #[test]
     fn hex_format() {
@@ -184,6 +222,24 @@ mod tests {
         assert_eq!(Bls12_377G1::coord_bytes(), 48);
         assert_eq!(Bls12_381G1::coord_bytes(), 48);
         assert_eq!(EdBls12_377G::coord_bytes(), 32);
+    }
+
+    #[test]
+    fn written_points_and_scalars_read_back() {
+        fn round_trip<G: FormatCurve>() {
+            let points = vec![G::generator().to_affine(), G::affine_identity(), G::generator().double().to_affine()];
+            let bytes = write_points::<G>(&points);
+            assert_eq!(bytes.len(), 3 * 2 * G::coord_bytes());
+            assert_eq!(read_points::<G>(&bytes).unwrap(), points, "{}", G::NAME);
+        }
+        round_trip::<Bn254G1>();
+        round_trip::<Bls12_377G1>();
+        round_trip::<Bls12_381G1>();
+        round_trip::<EdBls12_377G>();
+        let r = Bn254G1::SCALAR_MODULUS;
+        let scalars = vec![[0; 4], [1, 0, 0, 0], [r[0] - 1, r[1], r[2], r[3]]];
+        assert_eq!(read_scalars::<Bn254G1>(&write_scalars(&scalars)).unwrap(), scalars);
+        assert!(read_scalars::<Bn254G1>(&write_scalars(&[r])).unwrap_err().contains("scalar 0"));
     }
 
     #[test]
