@@ -57,14 +57,12 @@ pub fn supported_limb_widths(ctx: &GpuContext) -> Vec<u32> {
     widths
 }
 
-/// The fastest limb width this device runs for `field`, by the H200 measurements (benches/results/
-/// gpu-msm-nvidia-h200.json): [`radix64_limb_bits`] with SHADER_INT64, else 15.
+/// The limb width of the `portable` device profile for `field` (15 bits; it never relies on 64-bit
+/// integers). A calibrated or named profile may choose otherwise: [`DeviceProfile::limb_bits`].
+///
+/// [`DeviceProfile::limb_bits`]: crate::profile::DeviceProfile::limb_bits
 pub fn default_limb_bits(ctx: &GpuContext, field: Field) -> u32 {
-    if ctx.features.contains(wgpu::Features::SHADER_INT64) {
-        radix64_limb_bits(field)
-    } else {
-        15
-    }
+    crate::profile::DeviceProfile::portable().limb_bits(ctx, field)
 }
 
 /// Rejects a limb width this device cannot run, saying why.
@@ -211,6 +209,27 @@ impl FieldKernels {
         limb_bits: u32,
         workgroup_size: u32,
     ) -> Result<Self, GpuError> {
+        Self::build(ctx, field, limb_bits, workgroup_size, &Op::ALL).await
+    }
+
+    /// Only the pipelines of `ops` (each pipeline is a compile; a probe needs one). Running an op
+    /// that was not built panics.
+    pub async fn with_ops(
+        ctx: &GpuContext,
+        field: Field,
+        limb_bits: u32,
+        ops: &[Op],
+    ) -> Result<Self, GpuError> {
+        Self::build(ctx, field, limb_bits, WORKGROUP_SIZE, ops).await
+    }
+
+    async fn build(
+        ctx: &GpuContext,
+        field: Field,
+        limb_bits: u32,
+        workgroup_size: u32,
+        ops: &[Op],
+    ) -> Result<Self, GpuError> {
         if workgroup_size == 0 || workgroup_size > ctx.limits.max_compute_workgroup_size_x {
             return Err(GpuError::LimitExceeded {
                 what: "workgroup size".into(),
@@ -267,7 +286,7 @@ impl FieldKernels {
                 bind_group_layouts: &[Some(&layout)],
                 immediate_size: 0,
             });
-        let pipelines = Op::ALL
+        let pipelines = ops
             .iter()
             .map(|&op| {
                 let pipeline =
@@ -394,7 +413,7 @@ impl FieldKernels {
             .pipelines
             .iter()
             .find(|(o, _)| *o == op)
-            .expect("every op has a pipeline")
+            .expect("the op's pipeline was built")
             .1;
         let (x, y) = dispatch_grid(ctx, (count as u32).div_ceil(self.workgroup_size))?;
         let mut encoder = ctx

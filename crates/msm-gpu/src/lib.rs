@@ -7,14 +7,21 @@
 //! * [`bigint`] is the first kernel: limb-wise big-integer addition with carries.
 //! * [`field`] is prime-field arithmetic for 12- to 16-bit limbs; [`mont_wgsl`] generates its
 //!   Montgomery product.
+//! * [`msm`] is the whole MSM; its default plan reads a [`profile::DeviceProfile`] (what it needs
+//!   to know about the GPU), which [`calibrate`] measures on the device in a fraction of a second,
+//!   or which a caller names (`h200`, `h100`, `swiftshader`, `lavapipe`, `portable`) for
+//!   reproducible runs. Natively calibrations are cached in a JSON file
+//!   ([`calibrate::default_cache_path`]); the book's widget keeps them in `localStorage`.
 
 pub mod bench;
 pub mod bigint;
+pub mod calibrate;
 pub mod context;
 pub mod error;
 pub mod field;
 pub mod mont_wgsl;
 pub mod msm;
+pub mod profile;
 pub mod transfer;
 pub mod wgsl;
 
@@ -23,3 +30,4 @@ pub mod testing;
 
 pub use context::{AdapterReport, GpuContext};
 pub use error::GpuError;
+pub use profile::DeviceProfile;

@@ -5,7 +5,9 @@
 
 use std::sync::OnceLock;
 
-use crate::GpuContext;
+use crate::msm::GpuMsm;
+use crate::profile::DeviceProfile;
+use crate::{GpuContext, calibrate};
 
 /// A process-wide device shared by all tests (opening one per test is slow on lavapipe).
 pub fn gpu() -> &'static GpuContext {
@@ -36,4 +38,37 @@ pub fn gpu_int64() -> &'static GpuContext {
 
 pub fn block_on<F: std::future::Future>(f: F) -> F::Output {
     pollster::block_on(f)
+}
+
+/// The test adapter's calibrated profile, measured once per process: the field probe on
+/// BLS12-377's base field and the SMVP probe on the first MSM that asks (later kernel sizes use
+/// the nearest measurement). A failed calibration fails the test, as a missing adapter does.
+pub fn calibrated(msm: &GpuMsm) -> DeviceProfile {
+    static PROFILE: OnceLock<DeviceProfile> = OnceLock::new();
+    PROFILE
+        .get_or_init(|| {
+            let ctx = gpu();
+            let clock = std::time::Instant::now();
+            let now = move || clock.elapsed().as_secs_f64();
+            let field = block_on(calibrate::probe_field(
+                ctx,
+                fastmsm_mont::Field::Bls12_377Fq,
+                &now,
+                &|_, _| {},
+            ))
+            .unwrap_or_else(|e| panic!("calibration on the test adapter: {e}"));
+            let mut profile = calibrate::profile_from(ctx, &field);
+            let smvp = block_on(calibrate::probe_smvp(
+                ctx,
+                msm,
+                calibrate::SMVP_BUDGET_SECONDS,
+                &now,
+                &|_, _| {},
+            ))
+            .unwrap_or_else(|e| panic!("calibration on the test adapter: {e}"));
+            calibrate::add_smvp(&mut profile, &smvp);
+            eprintln!("calibrated in {:.1} s: {}", now(), profile.summary());
+            profile
+        })
+        .clone()
 }

@@ -4,12 +4,12 @@
 use ark_ec::{AffineRepr, CurveGroup, VariableBaseMSM};
 use ark_ff::{PrimeField, UniformRand};
 use ark_std::rand::{Rng, SeedableRng, rngs::StdRng};
+use fastmsm_gpu::DeviceProfile;
 use fastmsm_gpu::field::{INT64_LIMB_WIDTHS, radix64_limb_bits};
 use fastmsm_gpu::msm::{
     GeneralAdd, GpuCurve, GpuMsm, MixedAdd, MsmOptions, Plan, reduction_segments, shader_source,
-    smvp_wave,
 };
-use fastmsm_gpu::testing::{block_on, gpu, gpu_int64};
+use fastmsm_gpu::testing::{block_on, calibrated, gpu, gpu_int64};
 use fastmsm_mont::Canonical;
 use std::sync::Mutex;
 
@@ -164,7 +164,8 @@ fn check_patterns<G: AffineRepr>(
 }
 
 /// Compiled MSMs shared by the tests of this file: on lavapipe each (curve, limb width) costs
-/// minutes of LLVM time, so every test reuses one build per pair.
+/// minutes of LLVM time, so every test reuses one build per pair. Each runs the default plan of
+/// the test adapter's calibrated profile.
 fn msm(curve: GpuCurve, limb_bits: u32) -> &'static GpuMsm {
     static BUILT: Mutex<Vec<(GpuCurve, u32, &'static GpuMsm)>> = Mutex::new(Vec::new());
     let mut built = BUILT.lock().unwrap_or_else(|e| e.into_inner());
@@ -183,6 +184,7 @@ fn msm(curve: GpuCurve, limb_bits: u32) -> &'static GpuMsm {
         curve.name(),
         clock.elapsed().as_secs_f64()
     );
+    m.set_profile(calibrated(m));
     built.push((curve, limb_bits, m));
     m
 }
@@ -352,18 +354,19 @@ fn mixed_addition_forms() {
     }
 }
 
-/// The default chunk size: one wave of SMVP invocations per batch (`smvp_wave`), measured on the
-/// H200 for BLS12-377 at 30 bits (13 limbs) and BN254 at 29 bits (9 limbs); from 2^20 points the
-/// batch is the three quarters after a first quarter, which keeps the same T (one wave).
+/// The default chunk size: one wave of SMVP invocations per batch (the profile's wave), under the
+/// `h200` profile for BLS12-377 at 30 bits (13 limbs) and BN254 at 29 bits (9 limbs); from 2^20
+/// points the batch is the three quarters after a first quarter, which keeps the same T (one wave).
 #[test]
 fn default_chunk_fills_one_wave() {
+    let h200 = DeviceProfile::h200();
     let k = |curve: GpuCurve, bits: u32, n: usize| {
         let c = fastmsm_mont::limb_constants(curve.base_field().params(), bits).unwrap();
-        let plan = Plan::new(curve, &c, n, &MsmOptions::default(), u64::MAX).unwrap();
-        assert!(plan.smvp_threads(plan.batch) as usize <= smvp_wave(c.limbs) + 1024);
+        let plan = Plan::new(curve, &c, n, &MsmOptions::default(), u64::MAX, &h200).unwrap();
+        assert!(plan.smvp_threads(plan.batch) as usize <= h200.smvp_wave(c.limbs) + 1024);
         plan.chunk
     };
-    assert_eq!(smvp_wave(13), 50_688);
+    assert_eq!(h200.smvp_wave(13), 50_688);
     assert_eq!(k(GpuCurve::Bls12_377, 30, 1 << 20), 264);
     assert_eq!(k(GpuCurve::Bn254, 29, 1 << 20), 198);
     assert_eq!(k(GpuCurve::Bn254, 29, 1 << 22), 745);
@@ -377,6 +380,7 @@ fn default_chunk_fills_one_wave() {
         1 << 20,
         &MsmOptions::default(),
         u64::MAX,
+        &h200,
     )
     .unwrap();
     assert_eq!(
@@ -392,7 +396,15 @@ fn default_chunk_fills_one_wave() {
         batch: Some(1 << 20),
         ..Default::default()
     };
-    let plan = Plan::new(GpuCurve::Bls12_377, &c, 1 << 20, &one_batch, 128 << 20).unwrap();
+    let plan = Plan::new(
+        GpuCurve::Bls12_377,
+        &c,
+        1 << 20,
+        &one_batch,
+        128 << 20,
+        &h200,
+    )
+    .unwrap();
     assert_eq!((plan.batch, plan.chunk), (559_232, 282), "{plan:?}");
     // A smaller first batch keeps the full batch's T (one wave); the GPU's K shrinks instead.
     let c = fastmsm_mont::limb_constants(GpuCurve::Bn254.base_field().params(), 29).unwrap();
@@ -400,7 +412,7 @@ fn default_chunk_fills_one_wave() {
         first_batch: Some(1 << 18),
         ..Default::default()
     };
-    let plan = Plan::new(GpuCurve::Bn254, &c, 1 << 20, &first, u64::MAX).unwrap();
+    let plan = Plan::new(GpuCurve::Bn254, &c, 1 << 20, &first, u64::MAX, &h200).unwrap();
     let t = plan.smvp_threads(plan.batch);
     assert_eq!(plan.smvp_threads(1 << 18), t, "{plan:?}");
     assert_eq!(plan.smvp_threads(64), 64 * 17 / 2, "{plan:?}"); // never K below 2
@@ -421,7 +433,7 @@ fn batches_and_window_sizes() {
     };
     // The SMVP's head slots bound the batch: (⌈448·127/128⌉ + 127) points of 480 bytes fit 300 kB,
     // 512 points would not.
-    let plan = Plan::new(curve, &m.constants, 1500, &small, 300_000).unwrap();
+    let plan = m.plan(gpu(), 1500, &small).unwrap();
     assert_eq!((plan.batch, plan.batches()), (448, 4), "{plan:?}");
     check::<ark_bls12_377::G1Affine>(m, &[100, 1000, 1500], &small, 11);
     // A first batch smaller than the rest: 1500 points as 128 + 1372 (the rest in one batch), and
@@ -430,7 +442,7 @@ fn batches_and_window_sizes() {
         first_batch: Some(128),
         ..Default::default()
     };
-    let plan = Plan::new(curve, &m.constants, 1500, &first, u64::MAX).unwrap();
+    let plan = m.plan(gpu(), 1500, &first).unwrap();
     assert_eq!(plan.batch_ranges(), vec![0..128, 128..1500], "{plan:?}");
     check::<ark_bls12_377::G1Affine>(m, &[1500], &first, 12);
     let both = MsmOptions {
@@ -438,7 +450,7 @@ fn batches_and_window_sizes() {
         batch: Some(256),
         ..Default::default()
     };
-    let plan = Plan::new(curve, &m.constants, 1500, &both, u64::MAX).unwrap();
+    let plan = m.plan(gpu(), 1500, &both).unwrap();
     assert_eq!(plan.batches(), 7, "{plan:?}");
     assert_eq!(plan.batch_ranges().last(), Some(&(1408..1500)), "{plan:?}");
     check::<ark_bls12_377::G1Affine>(m, &[1500], &both, 13);
@@ -448,9 +460,7 @@ fn batches_and_window_sizes() {
             batch: Some(256),
             ..Default::default()
         };
-        let err = Plan::new(curve, &m.constants, 1500, &options, u64::MAX)
-            .unwrap_err()
-            .to_string();
+        let err = m.plan(gpu(), 1500, &options).unwrap_err().to_string();
         assert!(
             err.contains(&format!("first batch of {bad} points")),
             "{bad}: {err}"
@@ -461,12 +471,7 @@ fn batches_and_window_sizes() {
         batch: Some(300),
         ..Default::default()
     };
-    assert_eq!(
-        Plan::new(curve, &m.constants, 1500, &asked, u64::MAX)
-            .unwrap()
-            .batches(),
-        6
-    );
+    assert_eq!(m.plan(gpu(), 1500, &asked).unwrap().batches(), 6);
     check::<ark_bls12_377::G1Affine>(m, &[1500], &asked, 12);
     let err = block_on(m.run(
         gpu(),
@@ -502,17 +507,16 @@ fn batches_and_window_sizes() {
 fn smvp_chunk_sizes() {
     let curve = GpuCurve::Bls12_377;
     let m = msm(curve, width(curve));
-    let plan = Plan::new(
-        curve,
-        &m.constants,
-        300,
-        &MsmOptions {
-            chunk: Some(2),
-            ..Default::default()
-        },
-        u64::MAX,
-    )
-    .unwrap();
+    let plan = m
+        .plan(
+            gpu(),
+            300,
+            &MsmOptions {
+                chunk: Some(2),
+                ..Default::default()
+            },
+        )
+        .unwrap();
     // 64 windows of 4 bits: T = 300·64/2 = 9600 chunks, 9664 invocations with one per window for
     // rounding, then ⌈log₄ 9664⌉ = 7 combine levels.
     assert_eq!(plan.smvp_threads(300), 9600, "{plan:?}");
@@ -644,14 +648,15 @@ fn reduction_segment_counts() {
         };
         check::<ark_bls12_377::G1Affine>(m, &[1, 100, 1000], &options, 40 + segments as u64);
     }
-    // The default rule at the configurations it was measured at (H200): BLS12-377 at 30 bits
-    // (64-bit products) 2^16, 2^18, 2^20, 2^22 keep 512, 512, then 2048, 2048; 13-bit 512.
-    assert_eq!(reduction_segments(24, 1 << 10, true), 512);
-    assert_eq!(reduction_segments(20, 1 << 12, true), 512);
-    assert_eq!(reduction_segments(17, 1 << 14, true), 2048);
-    assert_eq!(reduction_segments(16, 1 << 15, true), 2048);
-    assert_eq!(reduction_segments(17, 1 << 14, false), 512);
-    assert_eq!(reduction_segments(2, 4, true), 4);
+    // The rule under the `h200` profile at the configurations it was measured at: BLS12-377 at
+    // 30 bits (64-bit products) 2^16, 2^18, 2^20, 2^22 keep 512, 512, then 2048, 2048; 13-bit 512.
+    let h200 = DeviceProfile::h200();
+    assert_eq!(reduction_segments(&h200, 24, 1 << 10, true), 512);
+    assert_eq!(reduction_segments(&h200, 20, 1 << 12, true), 512);
+    assert_eq!(reduction_segments(&h200, 17, 1 << 14, true), 2048);
+    assert_eq!(reduction_segments(&h200, 16, 1 << 15, true), 2048);
+    assert_eq!(reduction_segments(&h200, 17, 1 << 14, false), 512);
+    assert_eq!(reduction_segments(&h200, 2, 4, true), 4);
     for (bad, why) in [(3, "a power of two"), (1024, "up to the 512 buckets")] {
         let options = MsmOptions {
             window_bits: Some(10),

@@ -13,8 +13,9 @@ use fastmsm_mont::{LimbConstants, limb_constants};
 
 pub use combine::AffineOut;
 pub use curve::{GeneralAdd, GpuCurve, MixedAdd, WORKGROUP_SIZE, shader_source};
-pub use plan::{Plan, SmvpPass, default_window_bits, reduction_segments, smvp_wave};
+pub use plan::{Plan, SmvpPass, default_window_bits, reduction_segments};
 
+use crate::profile::DeviceProfile;
 use crate::{GpuContext, GpuError};
 use run::{Resources, Run};
 use std::sync::Mutex;
@@ -61,14 +62,14 @@ pub struct MsmOptions {
     /// Time every stage. With GPU timestamps this is free; without, the host waits after each stage.
     pub stage_timing: bool,
     /// Entries per SMVP invocation when every window is full, K ≥ 2 (default: one wave of
-    /// invocations per batch, see [`smvp_wave`]; the GPU lowers it when the scalars leave windows
-    /// part-empty).
+    /// invocations per batch, [`DeviceProfile::smvp_wave`]; the GPU lowers it when the scalars
+    /// leave windows part-empty).
     pub chunk: Option<u32>,
     /// Reduction segments per window: a power of two, at most the buckets per window (default:
-    /// about 2^14 reduction invocations across all windows, see [`Plan::new`]).
+    /// the profile's reduction budget across all windows, see [`reduction_segments`]).
     pub segments: Option<u32>,
-    /// Points per batch, a multiple of 64 when below n (default: natively, from 2^20 points, a
-    /// quarter of them first and the rest in a second batch, else one batch; fewer points per
+    /// Points per batch, a multiple of 64 when below n (default: natively, from the profile's
+    /// `two_batches_from` points, a quarter of them first and the rest in a second batch, else one batch; fewer points per
     /// batch where the binding limit requires). Natively, the host's copy of one batch's input
     /// overlaps the GPU's work on the batch before it.
     pub batch: Option<usize>,
@@ -112,6 +113,8 @@ pub struct GpuMsm {
     /// Device buffers of the last plan run, reused by the next MSM with the same plan (taken out
     /// while an MSM runs, so concurrent MSMs never share them).
     resources: Mutex<Option<Resources>>,
+    /// What the default plan knows about the device ([`GpuMsm::set_profile`]).
+    profile: Mutex<DeviceProfile>,
 }
 
 impl GpuMsm {
@@ -167,7 +170,34 @@ impl GpuMsm {
             constants,
             pipelines,
             resources: Mutex::new(None),
+            profile: Mutex::new(DeviceProfile::fallback(
+                "not calibrated (see fastmsm_gpu::calibrate::prepare)",
+            )),
         })
+    }
+
+    /// The device profile the default plan uses: `portable` until a caller sets one, which
+    /// [`crate::calibrate::prepare`] does with a calibrated, cached or named profile.
+    pub fn profile(&self) -> DeviceProfile {
+        self.profile
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
+    }
+
+    pub fn set_profile(&self, profile: DeviceProfile) {
+        *self.profile.lock().unwrap_or_else(|e| e.into_inner()) = profile;
+    }
+
+    /// The plan an MSM of `n` points would run with `options` on this device.
+    pub fn plan(&self, ctx: &GpuContext, n: usize, options: &MsmOptions) -> Result<Plan, GpuError> {
+        let limit = options
+            .max_binding_bytes
+            .unwrap_or(u64::MAX)
+            .min(ctx.limits.max_storage_buffer_binding_size)
+            .min(ctx.limits.max_buffer_size);
+        let profile = self.profile.lock().unwrap_or_else(|e| e.into_inner());
+        Plan::new(self.curve, &self.constants, n, options, limit, &profile)
     }
 
     fn pipeline(&self, stage: &str) -> &wgpu::ComputePipeline {
@@ -220,12 +250,7 @@ impl GpuMsm {
         };
         let n = check_shape(self.curve, points, scalars)?;
         lap("validate", &mut host);
-        let limit = options
-            .max_binding_bytes
-            .unwrap_or(u64::MAX)
-            .min(ctx.limits.max_storage_buffer_binding_size)
-            .min(ctx.limits.max_buffer_size);
-        let plan = Plan::new(self.curve, &self.constants, n, options, limit)?;
+        let plan = self.plan(ctx, n, options)?;
         let timestamps = ctx.features.contains(wgpu::Features::TIMESTAMP_QUERY);
         let timing = match (timestamps, options.stage_timing) {
             (true, _) => TimingSource::GpuTimestamps,

@@ -5,31 +5,11 @@ use super::MsmOptions;
 use super::curve::{GpuCurve, bit_length};
 use crate::GpuError;
 use crate::field::int64_products;
+use crate::profile::DeviceProfile;
 use fastmsm_mont::LimbConstants;
 
-/// Invocations the reduction aims for across all windows: enough to fill a large GPU, few enough
-/// that the fold that follows stays short.
-const REDUCTION_THREADS: u32 = 1 << 14;
-/// With 64-bit products the reduction kernel is small enough that about one wave of it on the
-/// H200 (33 792 invocations at 8 warps per SM) paid, as long as a segment keeps
-/// `MIN_SEGMENT_BUCKETS` buckets (see [`reduction_segments`]).
-const REDUCTION_THREADS_NATIVE: u32 = 36 << 10;
-const MIN_SEGMENT_BUCKETS: u32 = 8;
 /// Largest window: 2^(c−1) buckets per window must stay addressable and the bucket buffer small.
 pub const MAX_WINDOW_BITS: u32 = 16;
-/// SMVP invocations per batch: one wave of the SMVP kernel on the H200 (132 SMs, 32 invocations
-/// per warp), at the warps per SM its registers allow there (by-value stepped addition; pipeline
-/// stats at d29556e: 128 registers at 9 limbs, 168 at 13, 255 from 17). The chunk size K follows
-/// from it and the batch. Every invocation adds K points in sequence, so a batch takes about one
-/// chunk's time per wave: a second wave that is only part full costs as much as a full one.
-pub fn smvp_wave(limbs: usize) -> usize {
-    let warps_per_sm = match limbs {
-        ..=9 => 16,
-        10..=13 => 12,
-        _ => 8,
-    };
-    132 * warps_per_sm * 32
-}
 /// Bounds on K, the entries one SMVP invocation adds: at least 2 so the combine levels shrink,
 /// at most enough that small inputs still spread over many invocations.
 pub const MIN_CHUNK: u32 = 2;
@@ -37,20 +17,6 @@ pub const MIN_CHUNK: u32 = 2;
 /// invocations are latency-bound: F serial additions per level over log_F(n/K) levels; F = 4 keeps
 /// that product near its minimum (about 2·log₂(n/K)) with half the passes of F = 2.
 pub const FAN_IN: u32 = 4;
-/// Bounds on the default K: at least 16, so small inputs do not leave a head slot per few points;
-/// at most 4 096, above what one wave of a batch needs on the H200 (1 490 for 3 · 2^20 points of
-/// BLS12-377 at 13 or 15 bits; a cap of 1 024 there ran 1.45 waves, 2^22 +8–10%).
-const DEFAULT_CHUNK_RANGE: (usize, usize) = (16, 4096);
-/// From this many points the native default is two batches, a quarter of the input and then the
-/// rest: the host's copy of the rest overlaps the GPU's work on the quarter, and only the
-/// quarter's copy is exposed. Two batches against one, on the H200 (same run: 2^20 BLS12-377
-/// 34.4 → 33.6 ms, BN254 15.1 → 14.8; 2^22 100.2 → 98.4 and 47.2 → 43.4; below 2^20 slower;
-/// gpu-msm-experiment-batch-chunk-nvidia-h200.json); a quarter first against halves, once every
-/// batch filled a wave (37464b9, 2^20: BLS12-377 18.73 → 17.80 ms, BN254 11.86 → 11.64;
-/// gpu-msm-experiment-split-nvidia-h200.json). In a browser `writeBuffer` copies the input at
-/// once, so there is nothing to overlap.
-const TWO_BATCHES_FROM: usize = 1 << 20;
-
 /// The layout of one MSM.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Plan {
@@ -80,20 +46,25 @@ pub struct SmvpPass {
 }
 
 // ANCHOR: segments_rule
-/// S, the reduction segments per window: the largest power of two with W·S ≤ 2^14, and for the
-/// native widths up to W·S ≤ 36 Ki where that leaves at least 8 buckets per segment. Measured on
-/// the H200 (reduce + fold, same run): BLS12-377 at 30 bits 2^20 2.59 ms at S = 512 → 1.76 at
-/// 2048, 2^22 2.74 → 2.59 (S = 1024 → 2048), 2^18 best at its old 512 (segments of 8); BN254 at
-/// 29 bits within 0.1 ms either way; the portable widths mixed (BLS12-377 at 13 and 15 bits 2 ms
-/// slower at S = 1024, BN254 1.4 ms faster), so they keep 2^14
-/// (gpu-msm-experiment-segments- and -segments-sizes-nvidia-h200.json).
-pub fn reduction_segments(windows: u32, buckets: u32, int64_products: bool) -> u32 {
+/// S, the reduction segments per window: the largest power of two with W·S within the profile's
+/// reduction budget, and with 64-bit products up to W·S within the larger budget where that leaves
+/// at least `min_segment_buckets` buckets per segment. (On the H200, 2^14 and 36 Ki: BLS12-377 at
+/// 30 bits 2^20 2.59 ms at S = 512 → 1.76 at 2048, 2^22 2.74 → 2.59, 2^18 best at 512; BN254 at
+/// 29 bits within 0.1 ms either way; the portable widths mixed, so they keep 2^14;
+/// gpu-msm-experiment-segments- and -segments-sizes-nvidia-h200.json.)
+pub fn reduction_segments(
+    profile: &DeviceProfile,
+    windows: u32,
+    buckets: u32,
+    int64_products: bool,
+) -> u32 {
     let pow2_floor = |x: u32| 1u32 << (u32::BITS - 1 - x.max(1).leading_zeros());
-    let plain = pow2_floor(REDUCTION_THREADS / windows).min(buckets);
+    let plain = pow2_floor(profile.reduction_threads / windows).min(buckets);
     if !int64_products {
         return plain;
     }
-    let native = pow2_floor(REDUCTION_THREADS_NATIVE / windows).min(buckets / MIN_SEGMENT_BUCKETS);
+    let native = pow2_floor(profile.reduction_threads_int64 / windows)
+        .min(buckets / profile.min_segment_buckets);
     plain.max(native)
 }
 // ANCHOR_END: segments_rule
@@ -111,13 +82,15 @@ pub fn default_window_bits(n: usize) -> u32 {
 impl Plan {
     // ANCHOR: plan_new
     /// The caller's choices are `options.window_bits`, `chunk` and `batch`; `binding_limit` is
-    /// the largest buffer a shader may bind, in bytes.
+    /// the largest buffer a shader may bind, in bytes; `profile` holds what the defaults need to
+    /// know about the device.
     pub fn new(
         curve: GpuCurve,
         constants: &LimbConstants,
         n: usize,
         options: &MsmOptions,
         binding_limit: u64,
+        profile: &DeviceProfile,
     ) -> Result<Self, GpuError> {
         let MsmOptions {
             window_bits,
@@ -168,7 +141,8 @@ impl Plan {
         }
         let default_split = wanted_batch.is_none()
             && first_batch.is_none()
-            && n >= TWO_BATCHES_FROM
+            && profile.two_batches_from.is_some_and(|from| n >= from)
+            // In a browser `writeBuffer` copies the input at once: nothing to overlap.
             && !cfg!(target_arch = "wasm32");
         let first_batch = if default_split {
             Some(n / 4 / 64 * 64)
@@ -190,15 +164,16 @@ impl Plan {
             }
             None => n.max(1),
         };
-        let (lo, hi) = DEFAULT_CHUNK_RANGE;
-        // One wave per batch (H200, same run at d29556e, 2^20: BLS12-377 30-bit by value
-        // K = 176 19.0 ms against 19.7 at 272 and 19.8 at 136; BN254 29-bit K = 136 12.1 ms
-        // against 13.2 at 272). The GPU derives the K it uses from the entries the scalars gave
-        // (smvp in msm.wgsl), so this K holds for full windows.
+        let (lo, hi) = profile.chunk_range;
+        // One wave of SMVP invocations per batch: every invocation adds K points in sequence, so
+        // a batch takes about one chunk's time per wave, and a second wave that is only part full
+        // costs as much as a full one. The GPU derives the K it uses from the entries the scalars
+        // gave (smvp in msm.wgsl), so this K holds for full windows.
+        let wave = profile.smvp_wave(limbs);
         let one_wave = |b: usize| {
             (b.max(1) * windows as usize)
-                .div_ceil(smvp_wave(limbs))
-                .clamp(lo, hi) as u32
+                .div_ceil(wave)
+                .clamp(lo as usize, hi as usize) as u32
         };
         let mut chunk = chunk.unwrap_or_else(|| one_wave(wanted));
         // Bytes per point of the largest per-batch buffer: Montgomery coordinates, a digit per
@@ -252,7 +227,12 @@ impl Plan {
                 )));
             }
             Some(s) => s,
-            None => reduction_segments(windows, buckets, int64_products(constants.limb_bits)),
+            None => reduction_segments(
+                profile,
+                windows,
+                buckets,
+                int64_products(constants.limb_bits),
+            ),
         };
         let partial_bytes = windows as u64 * segments as u64 * point_bytes;
         debug_assert!(partial_bytes <= bucket_bytes);

@@ -1,0 +1,372 @@
+//! What the MSM's plan needs to know about one GPU, as a value instead of constants in the code.
+//!
+//! A [`DeviceProfile`] holds every number [`crate::msm::Plan`] would otherwise take from the GPU the
+//! kernels were first tuned on: how many SMVP invocations the device runs at once for a kernel of
+//! a given size, whether its 64-bit integer products are fast, the limb width it prefers, the
+//! reduction's thread budget, when to split the input into two batches, and the bounds on the
+//! SMVP chunk. The adapter's limits (binding size, workgroup storage) still bound every plan on
+//! top of the profile.
+//!
+//! A profile comes from one of three places, recorded in [`Origin`]:
+//! * **named** ([`DeviceProfile::named`]): `h200`, `h100`, `swiftshader`, `lavapipe` and the safe
+//!   `portable` one, for reproducible runs and for tests that pin a plan;
+//! * **calibrated** on the device ([`crate::calibrate`]): a short measurement that picks the limb
+//!   width and finds how many SMVP invocations run at once;
+//! * **cached**: a calibration read back (natively a JSON file, see
+//!   [`crate::calibrate::default_cache_path`]; in the browser `localStorage`).
+//!
+//! Where calibration fails the caller gets `portable` with [`Origin::Fallback`] and the reason.
+
+use fastmsm_mont::Field;
+use serde_json::{Value, json};
+
+use crate::{GpuContext, GpuError};
+
+/// How a profile was obtained.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Origin {
+    /// One of the named profiles.
+    Named,
+    /// Measured on this device now.
+    Calibrated,
+    /// Measured on this device earlier and read back from a cache.
+    Cached,
+    /// The `portable` profile in place of a calibration that failed or was not run: why.
+    Fallback(String),
+}
+
+impl Origin {
+    pub fn label(&self) -> &'static str {
+        match self {
+            Origin::Named => "named",
+            Origin::Calibrated => "calibrated",
+            Origin::Cached => "cached",
+            Origin::Fallback(_) => "fallback",
+        }
+    }
+}
+
+/// The device-dependent numbers of the MSM plan (see the module documentation).
+#[derive(Clone, Debug, PartialEq)]
+pub struct DeviceProfile {
+    /// `h200`, `h100`, `swiftshader`, `lavapipe`, `portable`, or `calibrated`.
+    pub name: String,
+    pub origin: Origin,
+    /// The adapter a calibration ran on (`AdapterInfo` name, backend and driver); for a named
+    /// profile, the GPU it describes.
+    pub device: String,
+    /// SMVP invocations the device keeps running at once, by the kernel's limb count: pairs
+    /// `(limbs, invocations)` in ascending order of limbs. A kernel of `l` limbs takes the first
+    /// pair with `limbs ≥ l`, else the last (bigger kernels hold more registers, so fewer of them
+    /// fit at once). The plan sizes each batch's SMVP chunks to one such wave.
+    pub smvp_wave: Vec<(u32, u32)>,
+    /// Whether the 64-bit limb products (29/30-bit limbs) beat the 32-bit-only widths here. An
+    /// adapter may offer `SHADER_INT64` and still emulate the multiply.
+    pub fast_int64: bool,
+    /// The limb width among the portable ones (32-bit integers only) this device prefers.
+    pub portable_limb_bits: u32,
+    /// Invocations the bucket reduction aims for across all windows.
+    pub reduction_threads: u32,
+    /// The same with 64-bit products, whose smaller reduction kernel fits more at once; a window
+    /// segment keeps at least `min_segment_buckets` buckets under this budget.
+    pub reduction_threads_int64: u32,
+    pub min_segment_buckets: u32,
+    /// From this many points the native default is two batches, a quarter and then the rest, so
+    /// the host's copy of the rest overlaps the GPU's work on the quarter (`None`: never).
+    pub two_batches_from: Option<usize>,
+    /// Bounds on the default SMVP chunk K (entries per invocation).
+    pub chunk_range: (u32, u32),
+    /// What a calibration measured (rates, probe times), kept for display; the plan ignores it.
+    pub measurements: Value,
+}
+
+/// The names [`DeviceProfile::named`] accepts.
+pub const NAMES: [&str; 5] = ["h200", "h100", "swiftshader", "lavapipe", "portable"];
+
+/// NVIDIA Hopper: 132 SMs in the H200 and in the H100 SXM5 (80 GB HBM3) part, per NVIDIA's H100
+/// architecture white paper; warps per SM the SMVP kernel's registers allow there (pipeline
+/// statistics on the H200 at d29556e: 128 registers at 9 limbs → 16 warps, 168 at 13 → 12, 255
+/// from 17 → 8), 32 invocations per warp.
+fn hopper_wave() -> Vec<(u32, u32)> {
+    const SMS: u32 = 132;
+    vec![
+        (9, SMS * 16 * 32),
+        (13, SMS * 12 * 32),
+        (u32::MAX, SMS * 8 * 32),
+    ]
+}
+
+impl DeviceProfile {
+    /// The safe default for a device nothing is known about: portable 15-bit limbs (no reliance on
+    /// 64-bit integers, which many GPUs emulate), a mid-sized wave, the generic batch rules.
+    pub fn portable() -> Self {
+        Self {
+            name: "portable".into(),
+            origin: Origin::Named,
+            device: "any".into(),
+            // Between a laptop GPU (a few thousand invocations at once) and a data-centre one
+            // (tens of thousands): a wrong guess costs speed, never correctness.
+            smvp_wave: vec![(u32::MAX, 1 << 14)],
+            fast_int64: false,
+            portable_limb_bits: 15,
+            reduction_threads: 1 << 14,
+            reduction_threads_int64: 1 << 14,
+            min_segment_buckets: 8,
+            two_batches_from: Some(1 << 20),
+            chunk_range: (16, 4096),
+            measurements: Value::Null,
+        }
+    }
+
+    /// The plan tuned on the NVIDIA H200 (the measurements are in benches/results/*-nvidia-h200.json
+    /// and the book's results chapter): the three wave sizes above; 29/30-bit limbs, 1.3–1.7× the
+    /// 15-bit rate; a reduction budget of 36 Ki invocations with 64-bit products (about one wave of
+    /// that kernel: S = 2048 segments at 2^20 BLS12-377, 2.59 → 1.76 ms against S = 512); two
+    /// batches from 2^20 points; K at most 4 096 (one wave of a 3·2^20-point batch of BLS12-377 at
+    /// the portable widths needs 1 490).
+    pub fn h200() -> Self {
+        Self {
+            name: "h200".into(),
+            device: "NVIDIA H200".into(),
+            smvp_wave: hopper_wave(),
+            fast_int64: true,
+            reduction_threads_int64: 36 << 10,
+            ..Self::portable()
+        }
+    }
+
+    /// The H100 SXM5: the same SMs, count and register file as the H200 (less memory bandwidth),
+    /// so the same numbers; not tuned separately.
+    pub fn h100() -> Self {
+        Self {
+            name: "h100".into(),
+            device: "NVIDIA H100 80GB HBM3".into(),
+            ..Self::h200()
+        }
+    }
+
+    /// Chromium's software adapter (SwiftShader): WebGPU on the CPU, no 64-bit integers, a few
+    /// hundred invocations in flight (the CPU's threads times its SIMD lanes).
+    pub fn swiftshader() -> Self {
+        Self {
+            name: "swiftshader".into(),
+            device: "SwiftShader (Chromium's software WebGPU adapter)".into(),
+            smvp_wave: vec![(u32::MAX, 256)],
+            ..Self::portable()
+        }
+    }
+
+    /// Mesa's lavapipe (Vulkan on the CPU, the test adapter here and in CI): 64-bit integers are
+    /// native on a CPU; few invocations at once.
+    pub fn lavapipe() -> Self {
+        Self {
+            name: "lavapipe".into(),
+            device: "llvmpipe (Mesa lavapipe, Vulkan on the CPU)".into(),
+            smvp_wave: vec![(u32::MAX, 256)],
+            fast_int64: true,
+            ..Self::portable()
+        }
+    }
+
+    /// A named profile, or an error listing the names.
+    pub fn named(name: &str) -> Result<Self, GpuError> {
+        Ok(match name {
+            "h200" => Self::h200(),
+            "h100" => Self::h100(),
+            "swiftshader" => Self::swiftshader(),
+            "lavapipe" => Self::lavapipe(),
+            "portable" => Self::portable(),
+            other => {
+                return Err(GpuError::Input(format!(
+                    "unknown device profile {other:?}: one of {NAMES:?}"
+                )));
+            }
+        })
+    }
+
+    /// `portable`, standing in for a calibration that did not happen, with the reason.
+    pub fn fallback(reason: impl Into<String>) -> Self {
+        Self {
+            origin: Origin::Fallback(reason.into()),
+            ..Self::portable()
+        }
+    }
+
+    /// SMVP invocations the device runs at once for a kernel of `limbs` limbs.
+    pub fn smvp_wave(&self, limbs: usize) -> usize {
+        let l = u32::try_from(limbs).unwrap_or(u32::MAX);
+        let pick = self.smvp_wave.iter().find(|(upto, _)| *upto >= l);
+        pick.or(self.smvp_wave.last()).map_or(1, |&(_, v)| v.max(1)) as usize
+    }
+
+    /// Records a measured wave for kernels of `limbs` limbs, keeping the pairs ordered.
+    pub fn set_smvp_wave(&mut self, limbs: usize, invocations: u32) {
+        let l = limbs as u32;
+        self.smvp_wave.retain(|(upto, _)| *upto != l);
+        self.smvp_wave.push((l, invocations.max(1)));
+        self.smvp_wave.sort_unstable();
+    }
+
+    /// Whether the wave for kernels of exactly `limbs` limbs was measured (or named).
+    pub fn has_smvp_wave(&self, limbs: usize) -> bool {
+        self.smvp_wave
+            .iter()
+            .any(|(upto, _)| *upto as usize == limbs)
+    }
+
+    /// The limb width for `field` on this device: the 64-bit width where the profile finds those
+    /// products fast and the device offers them, else the preferred portable width.
+    pub fn limb_bits(&self, ctx: &GpuContext, field: Field) -> u32 {
+        self.limb_bits_with(ctx.features.contains(wgpu::Features::SHADER_INT64), field)
+    }
+
+    /// As [`DeviceProfile::limb_bits`], given whether the device has 64-bit integers in shaders.
+    pub fn limb_bits_with(&self, shader_int64: bool, field: Field) -> u32 {
+        if self.fast_int64 && shader_int64 {
+            crate::field::radix64_limb_bits(field)
+        } else {
+            self.portable_limb_bits
+        }
+    }
+
+    /// One line for people: name, origin and the numbers that shape the plan.
+    pub fn summary(&self) -> String {
+        let waves: Vec<String> = self
+            .smvp_wave
+            .iter()
+            .map(|&(l, v)| {
+                if l == u32::MAX {
+                    format!("{v} (larger kernels)")
+                } else {
+                    format!("{v} (≤ {l} limbs)")
+                }
+            })
+            .collect();
+        let why = match &self.origin {
+            Origin::Fallback(reason) => format!(": {reason}"),
+            _ => String::new(),
+        };
+        format!(
+            "{} ({}{why}) on {}: SMVP invocations at once {}; 64-bit products {}; portable limbs {} bits",
+            self.name,
+            self.origin.label(),
+            self.device,
+            waves.join(", "),
+            if self.fast_int64 { "fast" } else { "not used" },
+            self.portable_limb_bits
+        )
+    }
+
+    pub fn to_json(&self) -> Value {
+        json!({
+            "name": self.name,
+            "origin": self.origin.label(),
+            "fallback_reason": match &self.origin { Origin::Fallback(r) => Value::from(r.as_str()), _ => Value::Null },
+            "device": self.device,
+            "smvp_wave": self.smvp_wave.iter().map(|&(l, v)| json!({
+                "limbs": if l == u32::MAX { Value::Null } else { Value::from(l) }, "invocations": v,
+            })).collect::<Vec<_>>(),
+            "fast_int64": self.fast_int64,
+            "portable_limb_bits": self.portable_limb_bits,
+            "reduction_threads": self.reduction_threads,
+            "reduction_threads_int64": self.reduction_threads_int64,
+            "min_segment_buckets": self.min_segment_buckets,
+            "two_batches_from": self.two_batches_from,
+            "chunk_range": [self.chunk_range.0, self.chunk_range.1],
+            "measurements": self.measurements,
+        })
+    }
+
+    /// Reads [`DeviceProfile::to_json`]'s form back, naming the first field that is missing or wrong.
+    pub fn from_json(v: &Value) -> Result<Self, GpuError> {
+        let bad = |what: &str| GpuError::Input(format!("device profile: {what}"));
+        let uint = |key: &str| -> Result<u64, GpuError> {
+            v.get(key)
+                .and_then(Value::as_u64)
+                .ok_or_else(|| bad(&format!("\"{key}\" must be a whole number")))
+        };
+        let u32_of = |key: &str| -> Result<u32, GpuError> {
+            u32::try_from(uint(key)?).map_err(|_| bad(&format!("\"{key}\" is too large")))
+        };
+        let text = |key: &str| -> Result<String, GpuError> {
+            v.get(key)
+                .and_then(Value::as_str)
+                .map(str::to_string)
+                .ok_or_else(|| bad(&format!("\"{key}\" must be a string")))
+        };
+        let origin = match text("origin")?.as_str() {
+            "named" => Origin::Named,
+            "calibrated" => Origin::Calibrated,
+            "cached" => Origin::Cached,
+            "fallback" => Origin::Fallback(
+                v.get("fallback_reason")
+                    .and_then(Value::as_str)
+                    .unwrap_or("unknown")
+                    .to_string(),
+            ),
+            other => return Err(bad(&format!("unknown origin {other:?}"))),
+        };
+        let waves = v
+            .get("smvp_wave")
+            .and_then(Value::as_array)
+            .filter(|a| !a.is_empty())
+            .ok_or_else(|| bad("\"smvp_wave\" must be a non-empty list"))?;
+        let mut smvp_wave = Vec::new();
+        for w in waves {
+            let limbs = match w.get("limbs") {
+                Some(Value::Null) => u32::MAX,
+                l => l
+                    .and_then(Value::as_u64)
+                    .and_then(|l| u32::try_from(l).ok())
+                    .ok_or_else(|| {
+                        bad("a \"smvp_wave\" entry needs \"limbs\" (a number or null)")
+                    })?,
+            };
+            let invocations = w
+                .get("invocations")
+                .and_then(Value::as_u64)
+                .and_then(|i| u32::try_from(i).ok())
+                .filter(|&i| i > 0)
+                .ok_or_else(|| bad("a \"smvp_wave\" entry needs \"invocations\" ≥ 1"))?;
+            smvp_wave.push((limbs, invocations));
+        }
+        smvp_wave.sort_unstable();
+        let portable_limb_bits = u32_of("portable_limb_bits")?;
+        if !crate::field::LIMB_WIDTHS.contains(&portable_limb_bits) {
+            return Err(bad(&format!(
+                "portable_limb_bits {portable_limb_bits}: one of {:?}",
+                crate::field::LIMB_WIDTHS
+            )));
+        }
+        let range = v
+            .get("chunk_range")
+            .and_then(Value::as_array)
+            .and_then(|a| match a.as_slice() {
+                [lo, hi] => Some((lo.as_u64()?, hi.as_u64()?)),
+                _ => None,
+            })
+            .filter(|&(lo, hi)| lo >= 2 && lo <= hi && hi <= u32::MAX as u64)
+            .ok_or_else(|| bad("\"chunk_range\" must be [low, high] with 2 ≤ low ≤ high"))?;
+        let two_batches_from = match v.get("two_batches_from") {
+            Some(Value::Null) => None,
+            _ => Some(uint("two_batches_from")? as usize),
+        };
+        Ok(Self {
+            name: text("name")?,
+            origin,
+            device: text("device")?,
+            smvp_wave,
+            fast_int64: v
+                .get("fast_int64")
+                .and_then(Value::as_bool)
+                .ok_or_else(|| bad("\"fast_int64\" must be true or false"))?,
+            portable_limb_bits,
+            reduction_threads: u32_of("reduction_threads")?.max(1),
+            reduction_threads_int64: u32_of("reduction_threads_int64")?.max(1),
+            min_segment_buckets: u32_of("min_segment_buckets")?.max(1),
+            two_batches_from,
+            chunk_range: (range.0 as u32, range.1 as u32),
+            measurements: v.get("measurements").cloned().unwrap_or(Value::Null),
+        })
+    }
+}
