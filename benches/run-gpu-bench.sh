@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs on the GPU machine, from the project root, after `make gpu-bench-bin` here and a copy of
-# .gl/ and .bin/ there. Unpacks the Vulkan loader, points it at NVIDIA's driver, runs every
-# benchmark and writes the results JSON into $OUT (default: benches/results).
+# .gl/ and .bin/ there. Unpacks the Vulkan loader, points it at NVIDIA's driver, runs the
+# benchmarks named by the argument (all|msm|profile|upload|stats|mont; default all) and writes
+# the results JSON into $OUT (default: benches/results).
 set -euo pipefail
 for f in .gl/*.deb; do dpkg -x "$f" /; done
 ldconfig
@@ -9,6 +10,8 @@ export VK_DRIVER_FILES=${VK_DRIVER_FILES:-/usr/local/nvidia/share/vulkan/icd.d/n
 out=${OUT:-benches/results}
 device=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1 | tr 'A-Z ' 'a-z-')
 what=${1:-all}
+# `profile`: the default plan from a calibration made in the same process against the plan tuned on
+# the H200 (the `h200` device profile), BN254 and BLS12-377 at each width the profile picks.
 stamp=(--commit "$(cat .bin/COMMIT)" --date "$(date -u +%Y-%m-%dT%H:%M:%SZ)")
 if [[ $what == all || $what == msm ]]; then
   # Uniform scalars at every size on the portable widths (32-bit integers only, what a browser
@@ -19,6 +22,10 @@ if [[ $what == all || $what == msm ]]; then
       "${stamp[@]}" --out "$out/gpu-msm-$device.json"
   ./.bin/msm_bench --curves bls12-377,bn254 --log-n 20 --limb-bits 0 --patterns uniform,small,equal --reps 5 \
       "${stamp[@]}" --out "$out/gpu-msm-skewed-$device.json"
+fi
+if [[ $what == all || $what == profile ]]; then
+  ./.bin/msm_bench --curves bls12-377,bn254 --log-n 16,18,20 --limb-bits 0 --profiles calibrated,h200 --reps 7 \
+      "${stamp[@]}" --out "$out/gpu-msm-profiles-$device.json"
 fi
 if [[ $what == all || $what == upload ]]; then
   # Host-to-GPU copy of 128 MiB (the packed input of BLS12-377 at n = 2^20), four ways.

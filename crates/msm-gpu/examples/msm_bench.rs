@@ -5,7 +5,10 @@
 //! adapter has them).
 //!
 //! usage: cargo run --release -p fastmsm-gpu --example msm_bench -- [--log-n 16,18,20]
-//!        [--curves bn254,bls12-377] [--limb-bits 13,15] (0: the SHADER_INT64 default, field::radix64_limb_bits)
+//!        [--curves bn254,bls12-377] [--limb-bits 13,15] (0: the profile's width)
+//!        [--profiles calibrated,h200] (device profiles, each a full set of runs in this process:
+//!        `calibrated` measures this device first (its SMVP probe at every width run), the others
+//!        are named, see fastmsm_gpu::profile; default: calibrated)
 //!        [--patterns uniform,small,equal]
 //!        [--chunks 0,64,256] (SMVP entries per invocation; 0: the plan's default)
 //!        [--segments 0,1024] (reduction segments per window; 0: the plan's default)
@@ -19,10 +22,10 @@ use std::time::Instant;
 use ark_ec::{AffineRepr, CurveGroup, VariableBaseMSM};
 use ark_ff::{PrimeField, UniformRand};
 use ark_std::rand::{Rng, SeedableRng, rngs::StdRng};
-use fastmsm_gpu::GpuContext;
-use fastmsm_gpu::field::radix64_limb_bits;
+use fastmsm_gpu::calibrate::{self, ProfileRequest};
 use fastmsm_gpu::msm::{AffineOut, GpuCurve, GpuMsm, MsmOptions, pack_points, pack_scalars};
 use fastmsm_gpu::testing::block_on;
+use fastmsm_gpu::{DeviceProfile, GpuContext};
 use fastmsm_mont::Canonical;
 use serde_json::json;
 
@@ -129,6 +132,7 @@ fn main() {
     let mut first_batches = vec![0usize];
     let mut windows = vec![0u32];
     let mut batches = vec![0usize];
+    let mut profile_names = vec!["calibrated".to_string()];
     let (mut commit, mut date, mut out) =
         ("unknown".to_string(), "unknown".to_string(), String::new());
     let mut it = std::env::args().skip(1);
@@ -150,6 +154,7 @@ fn main() {
             "--first-batches" => first_batches = list(&v),
             "--windows" => windows = list(&v),
             "--batches" => batches = list(&v),
+            "--profiles" => profile_names = list(&v),
             "--reps" => reps = v.parse().expect("--reps"),
             "--commit" => commit = v,
             "--date" => date = v,
@@ -167,35 +172,72 @@ fn main() {
     let now = move || epoch.elapsed().as_secs_f64();
     let mut results = Vec::new();
     let mut all_verified = true;
+    // Every profile used, by curve: what the plan read (a calibration also what it measured).
+    let mut profiles_used = serde_json::Map::new();
     // Written after every configuration, so a run cut short by a time limit keeps what it measured.
-    let write = |results: &Vec<serde_json::Value>| {
+    let write = |results: &Vec<serde_json::Value>,
+                 profiles: &serde_json::Map<String, serde_json::Value>| {
         let doc = json!({
             "suite": "gpu-msm",
             "protocol": "native wgpu; time from packed host arrays (points, scalars) to the affine result, pipelines prebuilt, warm-up runs (at least 3 and 1 s), median of the timed runs; each run checked against arkworks",
             "device": { "name": ctx.info.name, "backend": format!("{:?}", ctx.info.backend), "driver": format!("{} {}", ctx.info.driver, ctx.info.driver_info).trim() },
-            "commit": commit, "date": date, "results": results,
+            "commit": commit, "date": date, "profiles": profiles, "results": results,
         });
         std::fs::write(&out, serde_json::to_string_pretty(&doc).unwrap() + "\n")
             .expect("write --out");
     };
     for &curve in &curves {
-        let built: Vec<(u32, String, GpuMsm, f64)> = limb_bits
-            .iter()
-            .map(|&w| {
-                if w == 0 {
-                    radix64_limb_bits(curve.base_field())
+        // (profile, limb bits, edit, compiled MSM with the profile set, build seconds)
+        let mut built: Vec<(String, u32, String, GpuMsm, f64)> = Vec::new();
+        for name in &profile_names {
+            let t = now();
+            let mut profile = if name == "calibrated" {
+                let request = ProfileRequest::Calibrate { cached: None };
+                let (_, p) = block_on(calibrate::prepare(&ctx, curve, request, &now, &|_, _| {}))
+                    .expect("calibration");
+                p
+            } else {
+                DeviceProfile::named(name).unwrap_or_else(|e| panic!("{e}"))
+            };
+            let calibration_s = now() - t;
+            for &w in &limb_bits {
+                let w = if w == 0 {
+                    profile.limb_bits(&ctx, curve.base_field())
                 } else {
                     w
+                };
+                for e in &edits {
+                    let t = now();
+                    let msm = block_on(GpuMsm::with_source_edit(&ctx, curve, w, &|s| edit(e, s)))
+                        .expect("pipelines");
+                    let build_s = now() - t;
+                    // A calibration measures the SMVP wave of every kernel size it runs.
+                    if name == "calibrated" && !profile.has_smvp_wave(msm.constants.limbs) {
+                        let probe = block_on(calibrate::probe_smvp(
+                            &ctx,
+                            &msm,
+                            calibrate::SMVP_BUDGET_SECONDS,
+                            &now,
+                            &|_, _| {},
+                        ))
+                        .expect("SMVP probe");
+                        calibrate::add_smvp(&mut profile, &probe);
+                    }
+                    built.push((name.clone(), w, e.clone(), msm, build_s));
                 }
-            })
-            .flat_map(|w| edits.iter().map(move |e| (w, e.clone())))
-            .map(|(w, e)| {
-                let t = now();
-                let msm = block_on(GpuMsm::with_source_edit(&ctx, curve, w, &|s| edit(&e, s)))
-                    .expect("pipelines");
-                (w, e, msm, now() - t)
-            })
-            .collect();
+            }
+            eprintln!(
+                "{}: {} ({calibration_s:.2} s)",
+                curve.name(),
+                profile.summary()
+            );
+            let mut entry = profile.to_json();
+            entry["seconds_to_obtain"] = json!(calibration_s);
+            profiles_used.insert(format!("{}/{name}", curve.name()), entry);
+            for b in built.iter().filter(|b| b.0 == *name) {
+                b.3.set_profile(profile.clone());
+            }
+        }
         for pattern in &patterns {
             for &log_n in &log_ns {
                 let n = 1usize << log_n;
@@ -232,9 +274,10 @@ fn main() {
                         }
                     }
                 }
-                for ((w, variant, msm, build_s), &(chunk, window, split, segs, first)) in built
-                    .iter()
-                    .flat_map(|b| choices.iter().map(move |c| (b, c)))
+                for ((profile, w, variant, msm, build_s), &(chunk, window, split, segs, first)) in
+                    built
+                        .iter()
+                        .flat_map(|b| choices.iter().map(move |c| (b, c)))
                 {
                     let options = MsmOptions {
                         stage_timing: true,
@@ -284,7 +327,7 @@ fn main() {
                     let median = sorted[sorted.len() / 2];
                     let (_, median_run, median_host) = runs.iter().find(|r| r.0 == median).unwrap();
                     eprintln!(
-                        "  w{w} k{chunk} {variant}: median {:.2} ms [{:.2}, {:.2}], verified {verified}, {:?} {:?}\n    gpu {:?}\n    host {:?}",
+                        "  {profile} w{w} k{chunk} {variant}: median {:.2} ms [{:.2}, {:.2}], verified {verified}, {:?} {:?}\n    gpu {:?}\n    host {:?}",
                         median * 1e3,
                         sorted[0] * 1e3,
                         sorted[sorted.len() - 1] * 1e3,
@@ -298,9 +341,11 @@ fn main() {
                             format!("{}{}{}", if window == 0 { String::new() } else { format!("/c{window}") }, if chunk == 0 { String::new() } else { format!("/k{chunk}") },
                                 if split == 0 { String::new() } else { format!("/b{split}") }) + &if segs == 0 { String::new() } else { format!("/s{segs}") }
                                 + &if first == 0 { String::new() } else { format!("/f{first}") },
-                            if variant == "none" { String::new() } else { format!("/{variant}") }),
+                            if variant == "none" { String::new() } else { format!("/{variant}") })
+                            + &if profile == "calibrated" { String::new() } else { format!("/{profile}") },
                         "params": {
                             "curve": curve.name(), "n": n, "log_n": log_n, "limb_bits": w, "pattern": pattern, "edit": variant,
+                            "profile": profile, "smvp_wave": msm.profile().smvp_wave(msm.constants.limbs),
                             "window_bits": warm.plan.window_bits, "batches": warm.plan.batches(), "first_batch": warm.plan.first_batch, "segments": warm.plan.segments,
                             "smvp_chunk": warm.plan.chunk, "smvp_levels": warm.plan.smvp_passes(warm.plan.batch).len(),
                             "host_ms_of_median_run": median_host.iter().map(|(s, t)| json!({"phase": s, "ms": t * 1e3})).collect::<Vec<_>>(),
@@ -313,7 +358,7 @@ fn main() {
                         "median": median * 1e3, "min": sorted[0] * 1e3, "max": sorted[sorted.len() - 1] * 1e3,
                         "samples": sorted.len(), "verified": verified,
                     }));
-                    write(&results);
+                    write(&results, &profiles_used);
                 }
             }
         }
