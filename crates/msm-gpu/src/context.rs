@@ -9,6 +9,9 @@ pub struct GpuContext {
     pub info: wgpu::AdapterInfo,
     pub limits: wgpu::Limits,
     pub features: wgpu::Features,
+    /// Why the device was lost, once it has been (a browser loses every device when its GPU
+    /// process stops; `destroy` loses it on purpose).
+    lost: std::sync::Arc<std::sync::Mutex<Option<String>>>,
 }
 
 /// What an adapter offers that matters for MSM: its identity, the limits that bound buffer sizes
@@ -56,10 +59,21 @@ impl GpuContext {
             .await
             .map_err(|e| GpuError::RequestDevice(e.to_string()))?;
         // A lost device otherwise surfaces only as zeros read back; say so where it happens.
-        device.set_device_lost_callback(|reason, message| {
+        let lost = std::sync::Arc::new(std::sync::Mutex::new(None));
+        let record = lost.clone();
+        device.set_device_lost_callback(move |reason, message| {
             if reason != wgpu::DeviceLostReason::Destroyed {
                 eprintln!("fastmsm-gpu: the GPU device was lost ({reason:?}): {message}");
             }
+            let why = format!(
+                "{reason:?}{}",
+                if message.is_empty() {
+                    String::new()
+                } else {
+                    format!(": {message}")
+                }
+            );
+            *record.lock().unwrap_or_else(|e| e.into_inner()) = Some(why);
         });
         Ok(Self {
             device,
@@ -67,7 +81,14 @@ impl GpuContext {
             info,
             limits,
             features,
+            lost,
         })
+    }
+
+    /// Why the device was lost, if it was: work on it fails from then on, and only a new
+    /// [`GpuContext`] recovers.
+    pub fn lost(&self) -> Option<String> {
+        self.lost.lock().unwrap_or_else(|e| e.into_inner()).clone()
     }
 
     pub fn report(&self) -> AdapterReport {

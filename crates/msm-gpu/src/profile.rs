@@ -277,6 +277,13 @@ impl DeviceProfile {
         })
     }
 
+    /// As [`DeviceProfile::from_json`], from text.
+    pub fn from_json_text(text: &str) -> Result<Self, GpuError> {
+        let v: Value = serde_json::from_str(text)
+            .map_err(|e| GpuError::Input(format!("device profile: not JSON: {e}")))?;
+        Self::from_json(&v)
+    }
+
     /// Reads [`DeviceProfile::to_json`]'s form back, naming the first field that is missing or wrong.
     pub fn from_json(v: &Value) -> Result<Self, GpuError> {
         let bad = |what: &str| GpuError::Input(format!("device profile: {what}"));

@@ -133,6 +133,7 @@ impl GpuMsm {
         edit: &dyn Fn(String) -> String,
     ) -> Result<Self, GpuError> {
         crate::field::check_limb_bits(ctx, limb_bits)?;
+        check_limits(ctx)?;
         let constants = limb_constants(curve.base_field().params(), limb_bits)
             .map_err(|e| GpuError::Input(e.to_string()))?;
         let source = edit(shader_source(curve, &constants)?);
@@ -326,6 +327,43 @@ impl GpuMsm {
             host,
         })
     }
+}
+
+/// Refuses an adapter whose limits are below what the stages need, naming the limit: storage
+/// buffers bound by one stage (`smvp` and `smvp_combine` bind 7), and the workgroup size.
+pub fn check_limits(ctx: &GpuContext) -> Result<(), GpuError> {
+    let most_buffers = STAGES
+        .iter()
+        .map(|s| stage_bindings(s).len())
+        .max()
+        .unwrap_or(0) as u64;
+    let l = &ctx.limits;
+    for (what, needed, limit) in [
+        (
+            "storage buffers per shader stage (maxStorageBuffersPerShaderStage)",
+            most_buffers,
+            l.max_storage_buffers_per_shader_stage as u64,
+        ),
+        (
+            "workgroup size x (maxComputeWorkgroupSizeX)",
+            WORKGROUP_SIZE as u64,
+            l.max_compute_workgroup_size_x as u64,
+        ),
+        (
+            "invocations per workgroup (maxComputeInvocationsPerWorkgroup)",
+            WORKGROUP_SIZE as u64,
+            l.max_compute_invocations_per_workgroup as u64,
+        ),
+    ] {
+        if needed > limit {
+            return Err(GpuError::LimitExceeded {
+                what: format!("the MSM's {what}"),
+                needed,
+                limit,
+            });
+        }
+    }
+    Ok(())
 }
 
 /// Checks the packed input's shape: whole points and scalars, as many of each. Returns n. (The
