@@ -1,5 +1,5 @@
 # Fast MSM build entry point. The README's two commands are `make serve` and `make test`.
-.PHONY: setup setup-test wasm wasm-relaxed book serve test test-rust test-e2e bench-mont-wasm bench-msm-wasm clean gpu-bench-bin
+.PHONY: setup setup-test wasm wasm-relaxed wasm-threads book serve test test-rust test-e2e bench-mont-wasm bench-msm-wasm clean gpu-bench-bin
 
 WASM_OUT := book/generated/pkg
 # SIMD128 is in every current browser; the widgets report (not fake) what a browser lacks.
@@ -28,14 +28,32 @@ wasm-relaxed: setup
 		wasm-pack build wasm-demo/relaxed --release --target web --no-opt \
 		--no-pack --out-dir ../../$(WASM_RELAXED_OUT) --out-name fastmsm_relaxed
 
+# A third package for the CPU MSM on every core over one shared memory (book/widgets/cpu-pool.js):
+# atomics, so the standard library is rebuilt with them (-Z build-std; RUSTC_BOOTSTRAP lets the
+# pinned stable toolchain do it instead of a nightly one), and relaxed SIMD for the 51-bit product.
+# A module with shared memory loads only in a cross-origin-isolated page: the pool loads it only then.
+WASM_THREADS_OUT := book/generated/pkg-threads
+# The linker makes the memory shared and imported (every worker's instance gets the same one) and
+# exports the thread-local-storage hooks that wasm-bindgen's thread start-up calls.
+WASM_THREADS_FLAGS := -C target-feature=+relaxed-simd,+atomics,+bulk-memory,+mutable-globals \
+	-C link-arg=--shared-memory -C link-arg=--import-memory -C link-arg=--max-memory=2147483648 \
+	-C link-arg=--export=__wasm_init_tls -C link-arg=--export=__tls_size \
+	-C link-arg=--export=__tls_align -C link-arg=--export=__tls_base
+wasm-threads: setup
+	CARGO_TARGET_DIR=$(CURDIR)/target/wasm-threads RUSTC_BOOTSTRAP=1 \
+		RUSTFLAGS="$(WASM_RUSTFLAGS) $(WASM_THREADS_FLAGS)" \
+		wasm-pack build wasm-demo/threads --release --target web --no-opt \
+		--no-pack --out-dir ../../$(WASM_THREADS_OUT) --out-name fastmsm_threads -- -Z build-std=panic_abort,std
+
 # Static site in target/book (host it anywhere, at any sub-path).
-book: wasm wasm-relaxed
+book: wasm wasm-relaxed wasm-threads
 	node wasm-demo/bench/tables.js
 	mdbook build
 
-# Main job: build everything and serve the book at http://127.0.0.1:3000
+# Main job: build everything and serve the book at http://127.0.0.1:3000, with the COOP/COEP
+# headers that make the page cross-origin isolated (mdbook serve cannot send headers).
 serve: book
-	mdbook serve --hostname 127.0.0.1 --port 3000
+	node wasm-demo/lib/serve.js --port 3000 --prefix /
 
 # Whole test suite: Rust (GPU tests on any adapter; lavapipe here) then the browser end-to-end suite.
 test: setup-test book test-rust test-e2e
@@ -51,9 +69,12 @@ bench-mont-wasm: book
 	cd wasm-demo && npm run bench:mont
 
 # CPU MSM, ours vs arkworks' VariableBaseMSM, both in WebAssembly in headless Chromium, one thread:
-# BLS12-377 and BN254 at n = 2^12, 2^14, 2^16 → benches/results/msm-wasm-<browser>-<cpu>.json
+# BLS12-377 and BN254 at n = 2^12, 2^14, 2^16 → benches/results/msm-wasm-<browser>-<cpu>.json;
+# then the threads axis (1, 2, 4, … every core; shared memory and message passing) at 2^14 and 2^16
+# → benches/results/msm-wasm-threads-<browser>-<cpu>.json
 bench-msm-wasm: book
 	cd wasm-demo && npm run bench:msm
+	cd wasm-demo && npm run bench:msm -- --suite threads --logn 14,16 --repetitions 5
 
 clean:
 	rm -rf target book/generated book/vendor

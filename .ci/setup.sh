@@ -31,6 +31,11 @@ if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
     log "rustup target add wasm32-unknown-unknown"
     rustup target add wasm32-unknown-unknown
 fi
+# rust-src: the threads package rebuilds the standard library with atomics (Makefile: wasm-threads)
+if ! rustup component list --installed | grep -q '^rust-src'; then
+    log "rustup component add rust-src"
+    rustup component add rust-src
+fi
 cargo_tool mdbook mdbook "$MDBOOK"
 cargo_tool mdbook-katex mdbook-katex "$MDBOOK_KATEX"
 cargo_tool mdbook-mermaid mdbook-mermaid "$MDBOOK_MERMAID"
@@ -64,4 +69,6 @@ cp -u "$modules/katex/dist/katex.min.css" "$vendor/katex/"
 cp -ru "$modules/katex/dist/fonts" "$vendor/katex/"
 cp -u "$modules/mermaid/dist/mermaid.min.js" "$vendor/"
 cp -u "$modules/chart.js/dist/chart.umd.min.js" "$vendor/"
+# the service worker that isolates the page where the host sends no headers: at the site's root
+cp -u "$modules/coi-serviceworker/coi-serviceworker.min.js" book/
 log "ready ($MODE)"

@@ -5,8 +5,13 @@
 // result checked against arkworks' — and writes benches/results/msm-wasm-<browser>-<cpu>.json
 // (DESIGN.md schema).
 //
+// With --suite threads it runs the cpu-threads widget's task instead: the all-affine MSM on 1, 2, 4, …
+// threads up to every core, in both modes (shared memory: the page is served with COOP/COEP; and
+// message passing), speed-up over one thread in the same run, and writes
+// benches/results/msm-wasm-threads-<browser>-<cpu>.json with the mode, threads and cores of every row.
+//
 //   node bench/msm-wasm.js [--curves bls12-377,bn254] [--logn 12,14,16] [--repetitions 5] [--glv both|yes|no]
-//                          [--variants all|v1,v2] [--count yes|no] [--out FILE]
+//                          [--variants all|v1,v2] [--count yes|no] [--suite single|threads] [--out FILE]
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { dirname, relative, resolve } from 'node:path';
@@ -22,10 +27,18 @@ const { values: args } = parseArgs({
     variants: { type: 'string', default: 'all' },
     count: { type: 'string', default: 'yes' },
     glv: { type: 'string', default: 'both' },
+    suite: { type: 'string', default: 'single' },
     out: { type: 'string' },
   },
 });
-const params = {
+const threads = args.suite === 'threads';
+const params = threads ? {
+  curve: args.curves.split(','),
+  logn: args.logn.split(',').map(Number),
+  repetitions: Number(args.repetitions),
+  mode: 'both',
+  glv: args.glv === 'yes' ? 'yes' : 'no',
+} : {
   curve: args.curves.split(','),
   logn: args.logn.split(',').map(Number),
   variants: args.variants === 'all' ? 'all' : args.variants.split(','),
@@ -71,8 +84,8 @@ try {
     await window.fastmsmWidgets.ready;
     const loader = document.querySelector('script[type="module"][src*="widgets/loader.js"]').src;
     const { runInWorker } = await import(new URL('worker-client.js', loader));
-    return runInWorker('cpu-msm', p, (fraction, text) => window.fastmsmBenchProgress(fraction, text));
-  }, params);
+    return runInWorker(p.widget, p.params, (fraction, text) => window.fastmsmBenchProgress(fraction, text));
+  }, { widget: threads ? 'cpu-threads' : 'cpu-msm', params });
   const loadAfter = loadavg();
   if (process.stdout.isTTY) process.stdout.write('\n');
   result.device = { ...result.device, name: deviceName, backend: result.device.backend, cpu, cores: cpus().length };
@@ -83,15 +96,20 @@ try {
     host_load_1min: [round2(loadBefore[0]), round2(loadAfter[0])],
   };
 
-  const out = resolve(args.out ?? resolve(import.meta.dirname, `../../benches/results/msm-wasm-${deviceName}.json`));
+  const file = `msm-wasm-${threads ? 'threads-' : ''}${deviceName}.json`;
+  const out = resolve(args.out ?? resolve(import.meta.dirname, `../../benches/results/${file}`));
   mkdirSync(dirname(out), { recursive: true });
   writeFileSync(out, `${JSON.stringify(result, null, 2)}\n`);
 
-  for (const r of result.results) {
+  for (const r of threads ? [] : result.results) {
     console.log(`  ${r.name.padEnd(40)} ${r.median.toFixed(1).padStart(9)} ms  [${r.min.toFixed(1)}–${r.max.toFixed(1)}]`
       + `  ${r.params.speedup_vs_arkworks.toFixed(2)}× arkworks  c=${r.params.window ?? '-'}  ${r.verified ? '✔' : '✘'}`);
   }
-  for (const c of result.counts) {
+  for (const r of threads ? result.results : []) {
+    console.log(`  ${r.name.padEnd(44)} ${r.median.toFixed(1).padStart(9)} ms  [${r.min.toFixed(1)}–${r.max.toFixed(1)}]`
+      + `  ${r.params.speedup_vs_one_thread?.toFixed(2)}× one thread  ${r.verified ? '✔' : '✘'}`);
+  }
+  for (const c of result.counts ?? []) {
     console.log(`  ops ${c.curve} 2^${c.log2_n} ${`${c.variant}${c.glv ? '+glv' : ''}`.padEnd(15)} M=${c.mul} S=${c.square} A=${c.add} I=${c.inverse}`
       + `  ${c.verified ? '✔' : '✘'}`);
   }

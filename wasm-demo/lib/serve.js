@@ -1,5 +1,10 @@
 // A tiny static file server for the built book (target/book), mounted at a sub-path so that the
-// tests prove the site works away from the host root. Used by the E2E tests and the bench runner.
+// tests prove the site works away from the host root. Used by `make serve`, the E2E tests and the
+// bench runners. With `isolate` (the default) it sends COOP/COEP, so the page is cross-origin
+// isolated and the CPU MSM's workers can share memory; without, the page is as on a host that
+// sends no headers (GitHub Pages), where the site's service worker adds them.
+//
+//   node wasm-demo/lib/serve.js [--port 3000] [--prefix /] [--no-isolate]
 import { createServer } from 'node:http';
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, resolve } from 'node:path';
@@ -14,7 +19,12 @@ const TYPES = {
 export const BOOK_DIR = resolve(import.meta.dirname, '../../target/book');
 
 /** Serves `root` under `prefix` on 127.0.0.1; resolves to { url, close }. */
-export async function serveBook({ root = BOOK_DIR, prefix = '/fast-msm/', port = 0 } = {}) {
+export const ISOLATION_HEADERS = {
+  'cross-origin-opener-policy': 'same-origin',
+  'cross-origin-embedder-policy': 'require-corp',
+};
+
+export async function serveBook({ root = BOOK_DIR, prefix = '/fast-msm/', port = 0, isolate = true } = {}) {
   await stat(join(root, 'index.html')).catch(() => {
     throw new Error(`${root}/index.html is missing: build the book first (make book)`);
   });
@@ -26,7 +36,8 @@ export async function serveBook({ root = BOOK_DIR, prefix = '/fast-msm/', port =
     try {
       if ((await stat(file)).isDirectory()) file = join(file, 'index.html');
       const body = await readFile(file);
-      res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' }).end(body);
+      const headers = { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-cache' };
+      res.writeHead(200, isolate ? { ...headers, ...ISOLATION_HEADERS } : headers).end(body);
     } catch {
       res.writeHead(404).end('not found');
     }
@@ -34,4 +45,18 @@ export async function serveBook({ root = BOOK_DIR, prefix = '/fast-msm/', port =
   await new Promise((ok) => server.listen(port, '127.0.0.1', ok));
   const url = `http://127.0.0.1:${server.address().port}${prefix}`;
   return { url, close: () => new Promise((ok) => server.close(ok)) };
+}
+
+// `make serve`: the book at http://127.0.0.1:PORT/ until interrupted.
+if (process.argv[1] === import.meta.filename) {
+  const arg = (name, fallback) => {
+    const i = process.argv.indexOf(name);
+    return i > 0 ? process.argv[i + 1] : fallback;
+  };
+  const { url } = await serveBook({
+    port: Number(arg('--port', 3000)),
+    prefix: arg('--prefix', '/'),
+    isolate: !process.argv.includes('--no-isolate'),
+  });
+  console.log(`Serving target/book at ${url} (cross-origin isolated: ${!process.argv.includes('--no-isolate')}); Ctrl-C stops`);
 }

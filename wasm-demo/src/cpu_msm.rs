@@ -21,6 +21,7 @@ use fastmsm_curves::{Group, sw, te};
 use fastmsm_msm::all_affine::{AllAffineConfig, AllAffineStats, msm_all_affine};
 use fastmsm_msm::count::{CountableGroup, count_via};
 use fastmsm_msm::digits::{chunk, decompose_into, num_windows};
+use fastmsm_msm::format::{FormatCurve, write_points, write_scalars};
 use fastmsm_msm::radix30::{Radix30Group, via_radix30};
 use fastmsm_msm::radix51::{Radix51Group, via_radix51};
 use fastmsm_msm::window::window_size;
@@ -140,7 +141,7 @@ impl SplitMix64 {
 
 /// What the widget needs from a curve: our group, arkworks' group, and conversions.
 pub(crate) trait Pair: 'static {
-    type Ours: MsmGroup + Radix30Group + Radix51Group + CountableGroup;
+    type Ours: MsmGroup + Radix30Group + Radix51Group + CountableGroup + FormatCurve;
     type Ark: CurveGroup + VariableBaseMSM<MulBase = <Self::Ark as CurveGroup>::Affine>;
     /// arkworks' affine point as ours (through canonical integers).
     fn ours(a: &<Self::Ark as CurveGroup>::Affine) -> <Self::Ours as Group>::Affine;
@@ -511,6 +512,8 @@ trait Runner {
     fn run(&self, variant: &str, len: usize, o: &Opts) -> Result<RunResult, JsValue>;
     fn count(&self, variant: &str, len: usize, o: &Opts) -> Result<CountResult, JsValue>;
     fn n(&self) -> usize;
+    /// The first `len` points and scalars in the `msm` tool's file layout.
+    fn bytes(&self, len: usize) -> (Vec<u8>, Vec<u8>);
     fn scalar_modulus(&self) -> Scalar;
     fn has_glv(&self) -> bool;
 }
@@ -608,6 +611,11 @@ impl<P: Pair> Runner for Inputs<P> {
         self.points.len()
     }
 
+    fn bytes(&self, len: usize) -> (Vec<u8>, Vec<u8>) {
+        let len = len.min(self.points.len());
+        (write_points::<P::Ours>(&self.points[..len]), write_scalars(&self.scalars[..len]))
+    }
+
     fn scalar_modulus(&self) -> Scalar {
         <P::Ours as MsmGroup>::SCALAR_MODULUS
     }
@@ -681,6 +689,16 @@ impl CpuMsm {
     #[wasm_bindgen(getter)]
     pub fn n(&self) -> u32 {
         self.inner.n() as u32
+    }
+
+    /// The first `len` points in the `msm` tool's file layout (what the CPU pool loads).
+    pub fn points_bytes(&self, len: u32) -> Vec<u8> {
+        self.inner.bytes(len as usize).0
+    }
+
+    /// The first `len` scalars in the `msm` tool's file layout, 32 bytes each.
+    pub fn scalars_bytes(&self, len: u32) -> Vec<u8> {
+        self.inner.bytes(len as usize).1
     }
 
     /// The group order r (hex): scalars are below it.

@@ -12,6 +12,10 @@ mod capabilities;
 // The cpu-msm widget (ours vs arkworks' MSM, timed and operation-counted) and signed-digits.
 mod cpu_msm;
 pub use cpu_msm::*;
+// The CPU MSM on every core: resident points, shares and the combine (also in the relaxed and
+// threads packages).
+mod shares;
+pub use shares::*;
 // The mont-bench widget: chained Montgomery multiplications vs ark-ff (also built with relaxed SIMD).
 mod mont_bench;
 pub use mont_bench::*;

@@ -16,3 +16,8 @@ use mont_bench::to_js;
 #[path = "../../src/cpu_msm.rs"]
 mod cpu_msm;
 pub use cpu_msm::{CpuMsm, cpu_msm_info};
+
+// The message-passing workers' module, over the 51-bit limbs of this package.
+#[path = "../../src/shares.rs"]
+mod shares;
+pub use shares::*;

@@ -1,0 +1,314 @@
+//! The CPU MSM on every core of the reader's machine: resident points, shares, and the combine.
+//!
+//! Compiled into three packages: the main one (30-bit limbs) and the relaxed-SIMD one (51-bit
+//! limbs, Emmart's FMA product), whose copies run in message-passing workers, each with its own
+//! memory and its own copy of the points; and the shared-memory one (wasm-demo/threads, built
+//! with atomics), whose instances in every worker share one memory, so the points and scalars are
+//! there once and a request is a share number. The pool is book/widgets/cpu-pool.js. Inputs and
+//! outputs are in the `msm` tool's file layout ([`fastmsm_msm::format`]).
+//!
+//! A run: the coordinator's [`msm_plan`] checks every scalar and cuts the work into shares
+//! ([`fastmsm_msm::split`]); each worker computes its share and returns one affine point
+//! ([`MsmBases::run_share`] from the scalars of its span, or [`run_kept_share`] from the scalars
+//! kept in shared memory); [`msm_combine`] adds them. The points are parsed, checked and converted
+//! to the fast limbs once, when the bases are loaded.
+
+use fastmsm_curves::Group;
+use fastmsm_msm::all_affine::{AllAffineConfig, AllAffineStats};
+use fastmsm_msm::format::{FormatCurve, read_points, read_scalars, write_point};
+use fastmsm_msm::split::{Piece, SplitPlan, plan, run_share};
+use fastmsm_msm::{Bls12_377G1, Bls12_381G1, Bn254G1, EdBls12_377G, Scalar};
+use std::sync::RwLock;
+use serde::{Deserialize, Serialize};
+use wasm_bindgen::prelude::*;
+
+#[cfg(all(target_arch = "wasm32", target_feature = "relaxed-simd"))]
+use fastmsm_msm::radix51::Radix51Group as FastLimbs;
+#[cfg(not(all(target_arch = "wasm32", target_feature = "relaxed-simd")))]
+use fastmsm_msm::radix30::Radix30Group as FastLimbs;
+
+/// The limbs this package's MSM runs on: 51 (f64 products) where the package has relaxed SIMD,
+/// else 30 (i64 products); both were the fastest of their package (the cpu-msm widget).
+#[cfg(all(target_arch = "wasm32", target_feature = "relaxed-simd"))]
+const LIMB_BITS: u32 = 51;
+#[cfg(not(all(target_arch = "wasm32", target_feature = "relaxed-simd")))]
+const LIMB_BITS: u32 = 30;
+
+type Twin<G> = <G as FastLimbs>::Twin;
+type TwinAffine<G> = <Twin<G> as Group>::Affine;
+
+fn err(message: impl core::fmt::Display) -> JsValue {
+    js_sys::Error::new(&message.to_string()).into()
+}
+
+/// A [`SplitPlan`] as it travels between workers (a plain JS object).
+#[derive(Serialize, Deserialize)]
+struct PlanJs {
+    n: usize,
+    window_bits: u32,
+    windows: u32,
+    glv: bool,
+    /// Per share: `[window, start, end]` per piece.
+    shares: Vec<Vec<[usize; 3]>>,
+    /// Per share: the points it reads, `[start, end]`.
+    spans: Vec<[usize; 2]>,
+}
+
+impl From<&SplitPlan> for PlanJs {
+    fn from(p: &SplitPlan) -> Self {
+        PlanJs {
+            n: p.n,
+            window_bits: p.window_bits,
+            windows: p.windows,
+            glv: p.glv,
+            shares: p
+                .shares
+                .iter()
+                .map(|s| s.iter().map(|q| [q.window as usize, q.start, q.end]).collect())
+                .collect(),
+            spans: (0..p.shares.len())
+                .map(|t| {
+                    let s = p.span(t);
+                    [s.start, s.end]
+                })
+                .collect(),
+        }
+    }
+}
+
+impl From<PlanJs> for SplitPlan {
+    fn from(p: PlanJs) -> Self {
+        SplitPlan {
+            n: p.n,
+            window_bits: p.window_bits,
+            windows: p.windows,
+            glv: p.glv,
+            shares: p
+                .shares
+                .into_iter()
+                .map(|s| {
+                    s.into_iter()
+                        .map(|[window, start, end]| Piece { window: window as u32, start, end })
+                        .collect()
+                })
+                .collect(),
+        }
+    }
+}
+
+/// One curve's points in the fast limbs, and the scalars of the next run where the workers
+/// share this memory.
+struct Resident<G: FastLimbs> {
+    points: Vec<TwinAffine<G>>,
+    kept: RwLock<Vec<Scalar>>,
+}
+
+trait Bases: Send + Sync {
+    fn n(&self) -> usize;
+    fn run_share(&self, plan: &SplitPlan, share: usize, scalars: &[u8]) -> Result<Vec<u8>, String>;
+    fn keep_scalars(&self, scalars: &[u8]) -> Result<(), String>;
+    fn run_kept_share(&self, plan: &SplitPlan, share: usize) -> Result<Vec<u8>, String>;
+}
+
+impl<G> Resident<G>
+where
+    G: FastLimbs + FormatCurve,
+{
+    fn load(bytes: &[u8]) -> Result<Self, String> {
+        let points = read_points::<G>(bytes)?;
+        Ok(Resident {
+            points: points.iter().map(G::affine_to_twin).collect(),
+            kept: RwLock::new(Vec::new()),
+        })
+    }
+
+    /// Share `share` of `plan` from the scalars of its span.
+    fn share(&self, plan: &SplitPlan, share: usize, scalars: &[Scalar]) -> Result<Vec<u8>, String> {
+        if plan.n != self.points.len() {
+            return Err(format!("a plan for {} points, {} loaded", plan.n, self.points.len()));
+        }
+        if share >= plan.shares.len() {
+            return Err(format!("share {share} of a plan of {}", plan.shares.len()));
+        }
+        let span = plan.span(share);
+        let q = run_share::<Twin<G>>(
+            plan,
+            share,
+            &self.points[span.clone()],
+            scalars,
+            span.start,
+            &AllAffineConfig::default(),
+            &mut AllAffineStats::default(),
+        )
+        .map_err(|e| e.to_string())?;
+        let mut out = Vec::new();
+        write_point::<G>(&G::from_twin(&q).to_affine(), &mut out);
+        Ok(out)
+    }
+}
+
+impl<G> Bases for Resident<G>
+where
+    G: FastLimbs + FormatCurve,
+    TwinAffine<G>: Send + Sync,
+{
+    fn n(&self) -> usize {
+        self.points.len()
+    }
+
+    fn run_share(&self, plan: &SplitPlan, share: usize, scalars: &[u8]) -> Result<Vec<u8>, String> {
+        let start = plan.shares.get(share).map_or(0, |_| plan.span(share).start);
+        let k = read_scalars::<G>(scalars).map_err(|e| format!("the scalars from {start} on: {e}"))?;
+        self.share(plan, share, &k)
+    }
+
+    fn keep_scalars(&self, scalars: &[u8]) -> Result<(), String> {
+        let k = read_scalars::<G>(scalars)?;
+        if k.len() != self.points.len() {
+            return Err(format!("{} points but {} scalars", self.points.len(), k.len()));
+        }
+        *self.kept.write().map_err(|_| "a worker failed while holding the scalars")? = k;
+        Ok(())
+    }
+
+    fn run_kept_share(&self, plan: &SplitPlan, share: usize) -> Result<Vec<u8>, String> {
+        let kept = self.kept.read().map_err(|_| "a worker failed while holding the scalars")?;
+        if kept.len() != self.points.len() {
+            return Err("no scalars kept for these points".into());
+        }
+        let span = plan.shares.get(share).map(|_| plan.span(share)).unwrap_or(0..0);
+        self.share(plan, share, &kept[span])
+    }
+}
+
+/// Calls `f` with curve `curve`'s group type.
+macro_rules! by_curve {
+    ($curve:expr, $f:ident $(, $arg:expr)*) => {
+        match $curve {
+            "bn254" => $f::<Bn254G1>($($arg),*),
+            "bls12-377" => $f::<Bls12_377G1>($($arg),*),
+            "bls12-381" => $f::<Bls12_381G1>($($arg),*),
+            "ed-on-bls12-377" => $f::<EdBls12_377G>($($arg),*),
+            other => Err(format!(
+                "unknown curve {other:?}; one of bn254, bls12-377, bls12-381, ed-on-bls12-377"
+            )),
+        }
+    };
+}
+
+fn load<G>(points: &[u8]) -> Result<Box<dyn Bases>, String>
+where
+    G: FastLimbs + FormatCurve,
+    TwinAffine<G>: Send + Sync,
+{
+    Ok(Box::new(Resident::<G>::load(points)?))
+}
+
+fn plan_of<G: FastLimbs + FormatCurve>(scalars: &[u8], shares: usize, glv: bool) -> Result<SplitPlan, String> {
+    let k = read_scalars::<G>(scalars)?;
+    plan::<Twin<G>>(&k, None, glv && G::glv_expand(&[], &[]).is_some(), shares).map_err(|e| e.to_string())
+}
+
+fn combine<G: FormatCurve>(partials: &[u8]) -> Result<Vec<u8>, String> {
+    let q = read_points::<G>(partials)?.iter().fold(G::identity(), |q, p| q.add_affine(p));
+    let mut out = Vec::new();
+    write_point::<G>(&q.to_affine(), &mut out);
+    Ok(out)
+}
+
+/// Checks every scalar (the file layout: 32 bytes each, below r) and cuts an MSM of them into
+/// `shares` shares: `{n, window_bits, windows, glv, shares, spans}`, where `spans[t]` are the
+/// points (and scalars) share t reads. `glv` is ignored on a curve without the endomorphism.
+#[wasm_bindgen]
+pub fn msm_plan(curve: &str, scalars: &[u8], shares: u32, glv: bool) -> Result<JsValue, JsValue> {
+    if shares == 0 {
+        return Err(err("shares: at least 1"));
+    }
+    let p = by_curve!(curve, plan_of, scalars, shares as usize, glv).map_err(err)?;
+    serde_wasm_bindgen::to_value(&PlanJs::from(&p)).map_err(err)
+}
+
+/// The sum of the shares' points (concatenated, file layout): the MSM, one affine point.
+#[wasm_bindgen]
+pub fn msm_combine(curve: &str, partials: &[u8]) -> Result<Vec<u8>, JsValue> {
+    by_curve!(curve, combine, partials).map_err(err)
+}
+
+/// Share `share` of `plan` on the bases at `bases` (from [`MsmBases::address`]) with the scalars
+/// kept there ([`MsmBases::keep_scalars`]): what a worker that shares this module's memory runs.
+/// The bases must stay alive (not freed) until every share has returned.
+#[wasm_bindgen]
+pub fn run_kept_share(bases: usize, plan: JsValue, share: u32) -> Result<Vec<u8>, JsValue> {
+    let p: PlanJs = serde_wasm_bindgen::from_value(plan).map_err(err)?;
+    // SAFETY: `bases` is the address of a live MsmBases in this memory (the pool keeps the
+    // object until the run's shares are all back); Bases is Sync and the scalars sit behind a lock.
+    let bases = unsafe { &*(bases as *const MsmBases) };
+    bases.inner.run_kept_share(&p.into(), share as usize).map_err(err)
+}
+
+/// This module and its memory, for the workers that instantiate it over the same memory.
+#[cfg(target_feature = "atomics")]
+#[wasm_bindgen]
+pub fn shared_module_and_memory() -> js_sys::Array {
+    js_sys::Array::of2(&wasm_bindgen::module(), &wasm_bindgen::memory())
+}
+
+/// One curve's points, loaded once and kept for many MSMs.
+#[wasm_bindgen]
+pub struct MsmBases {
+    curve: String,
+    inner: Box<dyn Bases>,
+}
+
+#[wasm_bindgen]
+impl MsmBases {
+    /// Parses and checks `points` (the file layout of `curve`) and converts them to the fast limbs.
+    #[wasm_bindgen(constructor)]
+    pub fn new(curve: &str, points: &[u8]) -> Result<MsmBases, JsValue> {
+        let inner = by_curve!(curve, load, points).map_err(err)?;
+        Ok(MsmBases { curve: curve.into(), inner })
+    }
+
+    /// The curve's name.
+    #[wasm_bindgen(getter)]
+    pub fn curve(&self) -> String {
+        self.curve.clone()
+    }
+
+    /// Points loaded.
+    #[wasm_bindgen(getter)]
+    pub fn n(&self) -> u32 {
+        self.inner.n() as u32
+    }
+
+    /// The limb width this package's MSM runs on (30 or 51).
+    #[wasm_bindgen(getter)]
+    pub fn limb_bits(&self) -> u32 {
+        LIMB_BITS
+    }
+
+    /// Share `share` of `plan` (from [`msm_plan`]), given the scalars of its span: one affine
+    /// point (file layout).
+    pub fn run_share(&self, plan: JsValue, share: u32, scalars: &[u8]) -> Result<Vec<u8>, JsValue> {
+        let p: PlanJs = serde_wasm_bindgen::from_value(plan).map_err(err)?;
+        self.inner.run_share(&p.into(), share as usize, scalars).map_err(err)
+    }
+
+    /// Parses, checks and keeps all n scalars for the workers that share this memory.
+    pub fn keep_scalars(&self, scalars: &[u8]) -> Result<(), JsValue> {
+        self.inner.keep_scalars(scalars).map_err(err)
+    }
+
+    /// The object's address in this module's memory, for [`run_kept_share`].
+    #[wasm_bindgen(getter)]
+    pub fn address(&self) -> usize {
+        self as *const MsmBases as usize
+    }
+}
+
+/// Whether the multiply-add of this package is fused (the 51-bit product needs it; always true
+/// for the 30-bit package, which does not use it).
+#[wasm_bindgen]
+pub fn shares_limbs_ok() -> bool {
+    LIMB_BITS != 51 || fastmsm_mont::emmart::fma_self_test()
+}

@@ -1,0 +1,114 @@
+// End-to-end: the CPU MSM on every core (book/widgets/cpu-threads.js, cpu-pool.js) in headless
+// Chromium, on a server that sends COOP/COEP (isolated: shared memory and message passing), on
+// one that sends none with the service worker kept out (message passing only), and on one that
+// sends none where the site's service worker isolates the page after one reload. Every result
+// is checked against arkworks by the widget; bad input and a dying worker give their errors.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { serveBook } from '../lib/serve.js';
+import { launchChromium } from '../lib/browser.js';
+
+let isolated;
+let plain;
+let browser;
+before(async () => {
+  isolated = await serveBook({ isolate: true });
+  plain = await serveBook({ isolate: false });
+  browser = await launchChromium();
+});
+after(async () => {
+  await browser?.close();
+  await isolated?.close();
+  await plain?.close();
+});
+
+/** A fresh context on `server`'s first chapter; `serviceWorker` false keeps coi-serviceworker out. */
+async function open(server, { serviceWorker = true } = {}) {
+  const context = await browser.newContext({ serviceWorkers: serviceWorker ? 'allow' : 'block' });
+  if (!serviceWorker) await context.addInitScript('window.coi = { shouldRegister: () => false };');
+  const page = await context.newPage();
+  const problems = [];
+  const origin = new URL(server.url).origin;
+  await page.route('**/*', (route) => {
+    const url = route.request().url();
+    if (url.startsWith(origin) || url.startsWith('data:') || url.startsWith('blob:')) return route.continue();
+    problems.push(`external request: ${url}`);
+    return route.abort();
+  });
+  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  page.on('console', (m) => { if (m.type() === 'error') problems.push(`console error: ${m.text()}`); });
+  await page.goto(`${server.url}intro.html`, { waitUntil: 'load' });
+  return { context, page, problems };
+}
+
+const QUICK = { curve: ['bn254', 'bls12-377', 'ed-on-bls12-377'], logn: 9, repetitions: 1, glv: 'no', threads: [1, 2, 3] };
+
+function runThreads(page, params) {
+  return page.evaluate(async (p) => {
+    const { runInWorker } = await import('./widgets/worker-client.js');
+    return runInWorker('cpu-threads', p, () => {});
+  }, params);
+}
+
+function checkRuns(result, modes) {
+  assert.equal(result.verified, true, 'every threaded result equals arkworks\'');
+  for (const mode of modes) {
+    for (const curve of QUICK.curve) {
+      const rows = result.results.filter((r) => r.params.mode === mode && r.params.curve === curve);
+      assert.deepEqual(rows.map((r) => r.params.threads), QUICK.threads, `${mode} ${curve}: every thread count ran`);
+      assert.ok(rows.every((r) => r.verified), `${mode} ${curve}: verified`);
+    }
+  }
+}
+
+describe('the CPU MSM on every core', () => {
+  test('isolated page: shared memory and message passing, both verified', async () => {
+    const { context, page, problems } = await open(isolated, { serviceWorker: false });
+    assert.equal(await page.evaluate(() => self.crossOriginIsolated), true);
+    const result = await runThreads(page, { ...QUICK, mode: 'both' });
+    checkRuns(result, ['shared', 'message']);
+    assert.equal(result.modes.shared.ok, true, result.modes.shared.why);
+    assert.deepEqual(problems, []);
+    await context.close();
+  });
+
+  test('page without headers or service worker: message passing, and the reason shared memory is off', async () => {
+    const { context, page, problems } = await open(plain, { serviceWorker: false });
+    assert.equal(await page.evaluate(() => self.crossOriginIsolated), false);
+    const result = await runThreads(page, { ...QUICK, mode: 'both' });
+    checkRuns(result, ['message']);
+    assert.equal(result.results.some((r) => r.params.mode === 'shared'), false);
+    assert.match(result.unavailable.find((u) => u.mode === 'shared').reason, /not cross-origin isolated/);
+    assert.deepEqual(problems, []);
+    await context.close();
+  });
+
+  test('page without headers: the site\'s service worker isolates it after one reload', async () => {
+    const { context, page, problems } = await open(plain);
+    await page.waitForFunction(() => self.crossOriginIsolated === true, null, { timeout: 30_000 });
+    await page.waitForLoadState('load');
+    const result = await runThreads(page, { ...QUICK, curve: ['bn254'], mode: 'shared' });
+    assert.equal(result.verified, true);
+    assert.equal(result.results.every((r) => r.params.mode === 'shared'), true);
+    assert.deepEqual(problems, []);
+    await context.close();
+  });
+
+  test('bad input and a dying worker get clear errors, in both modes', async () => {
+    const { context, page, problems } = await open(isolated, { serviceWorker: false });
+    const checks = await page.evaluate(async () => {
+      const { runInWorker } = await import('./widgets/worker-client.js');
+      return runInWorker('cpu-threads', { check: 'errors' }, () => {});
+    });
+    for (const mode of ['shared', 'message']) {
+      const c = checks.results.find((r) => r.mode === mode);
+      assert.ok(c, `${mode} checked`);
+      assert.match(c.empty, /n = 0/, `${mode}: n = 0`);
+      assert.match(c.mismatch, /8 points but 7 scalars/, `${mode}: lengths`);
+      assert.match(c.too_big, /scalar 3: .* is not below the group order r/, `${mode}: scalar ≥ r`);
+      assert.match(c.crashed, /CPU worker 0 stopped/, `${mode}: a dead worker is reported`);
+    }
+    assert.deepEqual(problems, []);
+    await context.close();
+  });
+});
