@@ -9,6 +9,11 @@
 //  - arkworks' VariableBaseMSM on the same input, up to the size the reader sets (default 2^16:
 //    seconds in WebAssembly, benches/results/msm-wasm-*.json, and more as n grows); above it the
 //    row says "not run".
+// The plan and limb width come from a device profile (fastmsm_gpu::profile): calibrated on this
+// GPU on first use (a short field probe and SMVP probe, with progress), then kept in IndexedDB (the
+// widget runs in a worker, which has no localStorage) and reused; "Recalibrate" measures again,
+// and the named profiles make a run reproducible. A failed calibration falls back to the portable
+// profile and says so.
 import { SEED } from './cpu-msm.js';
 
 export const title = 'MSM on your GPU';
@@ -25,11 +30,14 @@ export const controls = [
     options: [{ value: 'auto', label: 'auto (15)' }, '12', '13', '14', '15', '16'] },
   { name: 'window', label: 'Window c (0 = automatic)', type: 'number', default: 0, min: 0, max: 16 },
   { name: 'cpu_check', label: 'arkworks MSM check up to n = 2^', type: 'number', default: 16, min: 0, max: MAX_LOG_N },
+  { name: 'profile', label: 'Device profile', type: 'select', default: 'auto',
+    options: [{ value: 'auto', label: 'calibrated (cached)' }, { value: 'recalibrate', label: 'Recalibrate now' },
+      'h200', 'h100', 'swiftshader', 'lavapipe', 'portable'] },
 ];
 // The E2E run, on SwiftShader (headless Chromium's software adapter): a power of two and an n that
 // is not one. Ed-on-BLS12-377 only: SwiftShader's shader compiler crashes (and takes Chromium's GPU
 // process with it) on the short-Weierstrass curves' smvp/reduce/fold stages at every limb width.
-export const quick = { curve: ['ed-on-bls12-377'], n: ['2^8', '1000'], repetitions: 1, limbs: 'auto', window: 0, cpu_check: 16 };
+export const quick = { curve: ['ed-on-bls12-377'], n: ['2^8', '1000'], repetitions: 1, limbs: 'auto', window: 0, cpu_check: 16, profile: 'auto' };
 export const autorun = false;
 
 /** n from "2^k", "65536" or a number; throws a message naming what is wrong. */
@@ -51,6 +59,37 @@ const samePoint = (a, b) => a.x === b.x && a.y === b.y;
 const pointText = (p) => (p.x === null ? 'identity' : `(${p.x}, ${p.y})`);
 const nText = (n) => (Number.isInteger(Math.log2(n)) ? `2^${Math.log2(n)}` : String(n));
 
+// The calibrated profile, kept across visits: one record in IndexedDB (a profile names the adapter
+// it was measured on; the wasm side ignores one from another adapter).
+const DB = { name: 'fastmsm-gpu-profile', store: 'profiles', key: 'calibrated' };
+function openDb() {
+  return new Promise((resolve, reject) => {
+    const r = indexedDB.open(DB.name, 1);
+    r.onupgradeneeded = () => r.result.createObjectStore(DB.store);
+    r.onsuccess = () => resolve(r.result);
+    r.onerror = () => reject(r.error);
+  });
+}
+async function cached(value) {
+  try {
+    const db = await openDb();
+    return await new Promise((resolve, reject) => {
+      const tx = db.transaction(DB.store, value === undefined ? 'readonly' : 'readwrite');
+      const q = value === undefined ? tx.objectStore(DB.store).get(DB.key) : tx.objectStore(DB.store).put(value, DB.key);
+      q.onsuccess = () => resolve(value === undefined ? q.result ?? null : value);
+      q.onerror = () => reject(q.error);
+    });
+  } catch {
+    return null; // no IndexedDB (e.g. a private window): calibrate every time
+  }
+}
+const HOW = {
+  calibrated: 'calibrated on this GPU now',
+  cached: 'calibrated earlier on this GPU, read from this browser’s cache',
+  named: 'named',
+  fallback: 'FALLBACK to the safe portable profile',
+};
+
 function noWebGPU(why) {
   return { suite: 'gpu-msm', device: { name: 'no WebGPU adapter', backend: 'none' }, results: [], verified: false, unavailable: `no WebGPU (${why})` };
 }
@@ -68,18 +107,26 @@ export async function task(wasm, params, progress) {
   const cpuCheck = Math.min(MAX_LOG_N, Math.max(0, Math.round(params.cpu_check ?? 16)));
   const seed = Number(params.seed ?? SEED) >>> 0;
 
+  const mode = params.profile ?? 'auto';
+
   progress(0, 'Opening the GPU device…');
   const adapter = await wasm.gpu_msm_adapter();
   const info = browserAdapter.info ?? {};
   const results = [];
+  let profile = null;
   const plan = curves.flatMap((curve) => ns.map((n) => ({ curve, n })));
   for (const [pi, { curve, n }] of plan.entries()) {
     const say = (f, text) => progress((pi + f) / plan.length, `${curve}, n = ${nText(n)}: ${text}`);
     say(0, 'drawing the input');
     const input = new wasm.GpuMsmInput(curve, n, seed, (f, text) => say(0.15 * f, text));
     try {
-      say(0.15, 'compiling the pipelines (once per curve and limb width)');
+      say(0.15, 'device profile and pipelines (once per curve)');
+      profile = await wasm.gpu_msm_profile(curve, mode, await cached(), (f, text) => say(0.15 + 0.15 * f, text));
+      if (profile.origin === 'calibrated') await cached(profile.profile);
+      say(0.3, 'compiling the pipelines (once per curve and limb width)');
       const compiled = await wasm.gpu_msm_compile(curve, limbs);
+      // Test hook (end-to-end suite): lose the device here, as a crash of the GPU process would.
+      if (self.fastmsmTest?.loseDeviceOnce) { self.fastmsmTest.loseDeviceOnce = false; await wasm.gpu_msm_lose_device(); }
       const runs = [];
       for (let r = 0; r < repetitions; r++) {
         say(0.3 + 0.4 * (r / repetitions), `GPU run ${r + 1}/${repetitions}`);
@@ -100,6 +147,7 @@ export async function task(wasm, params, progress) {
           windows: first.windows, buckets: first.buckets, batch: first.batch, batches: first.batches,
           segments: first.segments, timing: first.timing,
           compile_ms: compiled.compile_seconds === null ? null : round(compiled.compile_seconds * 1e3, 1),
+          profile: profile.origin,
           stages_ms_of_median_run: mid.stages.map((s) => ({ stage: s.stage, ms: round(s.seconds * 1e3) })),
           host_ms_of_median_run: mid.host.map((s) => ({ phase: s.stage, ms: round(s.seconds * 1e3) })),
           result: pointText(first),
@@ -125,7 +173,8 @@ export async function task(wasm, params, progress) {
     suite: 'gpu-msm',
     device: { name, backend: 'WebGPU', device_type: adapter.device_type },
     adapter: { timestamp_query: adapter.timestamp_query, limits: adapter.limits },
-    params: { repetitions, limbs: limbs || 'auto', window: window || 'automatic', arkworks_check_up_to: 2 ** cpuCheck, seed },
+    params: { repetitions, limbs: limbs || 'auto', window: window || 'automatic', arkworks_check_up_to: 2 ** cpuCheck, seed, profile: mode },
+    profile: profile && { origin: profile.origin, summary: profile.summary, seconds: profile.seconds, ...JSON.parse(profile.profile) },
     results,
     verified: results.length > 0 && results.every((r) => r.verified),
   };
@@ -153,8 +202,12 @@ export function view(result) {
   const stageMs = (r, stage) => r.params.stages_ms_of_median_run.find((s) => s.stage === stage)?.ms ?? null;
   const label = (r) => `${r.params.curve}, n = ${nText(r.params.n)}`;
   const timing = [...new Set(rows.map((r) => TIMING[r.params.timing] ?? r.params.timing))].join('; ');
+  const p = result.profile;
+  const profileText = p ? `Device profile: ${HOW[p.origin] ?? p.origin}`
+    + (p.origin === 'calibrated' && p.seconds !== null ? ` (${ms(p.seconds * 1e3)} ms, compiling included)` : '')
+    + ` — ${p.summary}. ` : '';
   return {
-    message: `Each run is timed from the packed input in memory to the affine result (upload, every stage, readback, Horner on the CPU). Stage times: ${timing}. `
+    message: profileText + `Each run is timed from the packed input in memory to the affine result (upload, every stage, readback, Horner on the CPU). Stage times: ${timing}. `
       + 'Verification, on the CPU in the same WebAssembly: every result must equal (Σ kᵢ·aᵢ)·G, computed from the known discrete logarithms aᵢ of the input points (exact, at any n), '
       + `and arkworks' MSM on the same input for n up to ${nText(result.params.arkworks_check_up_to)}.`,
     tables: [

@@ -12,6 +12,8 @@
 //!   sees the aᵢ, and the comparison is exact: a wrong GPU result passes only if it is that point.
 //!
 //! Pipelines are compiled once per (curve, limb width) and kept for later runs in this worker.
+//! The default plan and limb width come from the worker's device profile ([`gpu_msm_profile`]):
+//! calibrated on the reader's GPU, read back from the widget's cache, or named.
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -19,8 +21,9 @@ use std::rc::Rc;
 
 use ark_ec::{CurveGroup, PrimeGroup, VariableBaseMSM};
 use ark_ff::{PrimeField as ArkPrimeField, Zero};
-use fastmsm_gpu::GpuError;
+use fastmsm_gpu::calibrate::{self, ProfileRequest};
 use fastmsm_gpu::msm::{GpuCurve, GpuMsm, MsmOptions, TimingSource, pack_points, pack_scalars};
+use fastmsm_gpu::{DeviceProfile, GpuError};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
@@ -30,31 +33,45 @@ use crate::cpu_msm::{
 };
 use crate::{gpu_context, now_seconds, to_js};
 
-/// Limb width per curve when the reader leaves it on "auto": 15 bits was the fastest WGSL
-/// Montgomery product for each of the four base fields (BN254 Fq, BLS12-377 Fq, BLS12-381 Fq, and
-/// BLS12-377 Fr under Ed-on-BLS12-377) on the H200 (benches/results/wgsl-mont-nvidia-h200.json),
-/// and is the width `msm --backend gpu` uses.
+/// Limb width per curve when the reader leaves it on "auto": the device profile's (WebGPU has no
+/// 64-bit integers, so its portable width), `portable`'s 15 bits before any profile is set.
 fn default_limb_bits(curve: GpuCurve) -> u32 {
-    match curve {
-        GpuCurve::Bn254 | GpuCurve::Bls12_377 | GpuCurve::Bls12_381 | GpuCurve::EdBls12_377 => 15,
-    }
+    current_profile().limb_bits_with(false, curve.base_field())
+}
+
+fn current_profile() -> DeviceProfile {
+    PROFILE
+        .with(|p| p.borrow().clone())
+        .unwrap_or_else(|| DeviceProfile::fallback("no profile set yet"))
 }
 
 thread_local! {
     // Compiled stages per (curve, limb width): building the pipelines is the slow part of a run.
     static PIPELINES: RefCell<HashMap<(GpuCurve, u32), Rc<GpuMsm>>> = RefCell::new(HashMap::new());
+    // The device profile every compiled MSM of this worker plans with.
+    static PROFILE: RefCell<Option<DeviceProfile>> = const { RefCell::new(None) };
 }
 
 /// A failure of the GPU itself (not of the input) may mean the device is lost — a browser loses
 /// every device when its GPU process stops — so the device and its pipelines are dropped and the
 /// next run starts afresh instead of failing on the dead device forever.
-fn gpu_failure(e: GpuError) -> JsValue {
-    if !matches!(e, GpuError::Input(_) | GpuError::LimitExceeded { .. }) {
+fn gpu_failure(e: GpuError, ctx: Option<&fastmsm_gpu::GpuContext>) -> JsValue {
+    if let GpuError::LimitExceeded { .. } = e {
+        return err(format_args!(
+            "this GPU's limits are too small for the MSM: {e}"
+        ));
+    }
+    if !matches!(e, GpuError::Input(_)) {
         PIPELINES.with(|p| p.borrow_mut().clear());
         crate::forget_gpu_context();
-        return err(format_args!(
-            "{e} (if the GPU device was lost, e.g. because the browser's GPU process stopped, the next run opens a new one)"
-        ));
+        return match ctx.and_then(|c| c.lost()) {
+            Some(why) => err(format_args!(
+                "the GPU device was lost during the run ({why}): {e}. The next run opens a new device."
+            )),
+            None => err(format_args!(
+                "{e} (if the GPU device was lost, e.g. because the browser's GPU process stopped, the next run opens a new one)"
+            )),
+        };
     }
     err(e)
 }
@@ -86,8 +103,9 @@ async fn pipelines(curve: GpuCurve, limb_bits: u32) -> Result<(Rc<GpuMsm>, Optio
     let m = Rc::new(
         GpuMsm::new(&ctx, curve, limb_bits)
             .await
-            .map_err(gpu_failure)?,
+            .map_err(|e| gpu_failure(e, Some(&ctx)))?,
     );
+    m.set_profile(current_profile());
     let seconds = now_seconds() - start;
     PIPELINES.with(|p| p.borrow_mut().insert((curve, limb_bits), m.clone()));
     Ok((m, Some(seconds)))
@@ -113,6 +131,109 @@ pub async fn gpu_msm_compile(curve: String, limb_bits: u32) -> Result<JsValue, J
         limb_bits,
         compile_seconds,
     })
+}
+
+#[derive(Serialize)]
+struct ProfileReport {
+    /// `DeviceProfile::to_json` as text: what the widget caches.
+    profile: String,
+    summary: String,
+    /// "calibrated", "cached", "named" or "fallback".
+    origin: &'static str,
+    /// Seconds to obtain it, compiling the curve's pipelines included (null: already in place).
+    seconds: Option<f64>,
+    limb_bits: u32,
+}
+
+/// Sets the worker's device profile for `curve` and compiles the curve's MSM at the width it
+/// picks. `mode`: "auto" (reuse `cached`, the JSON of an earlier calibration, when it belongs to
+/// this device and this worker has none; measure what it lacks), "recalibrate", or a profile name
+/// (`h200`, `h100`, `swiftshader`, `lavapipe`, `portable`). A calibration that fails falls back
+/// to `portable` and says why in `summary`. Reports `progress(fraction, text)`.
+#[wasm_bindgen]
+pub async fn gpu_msm_profile(
+    curve: String,
+    mode: String,
+    cached: Option<String>,
+    progress: js_sys::Function,
+) -> Result<JsValue, JsValue> {
+    let curve = gpu_curve(&curve)?;
+    let ctx = gpu_context().await?;
+    let report = |f: f64, text: &str| {
+        let _ = progress.call2(
+            &JsValue::NULL,
+            &JsValue::from_f64(f),
+            &JsValue::from_str(text),
+        );
+    };
+    let held = PROFILE.with(|p| p.borrow().clone());
+    let request = match mode.as_str() {
+        "auto" => {
+            let from_cache = cached
+                .as_deref()
+                .and_then(|json| DeviceProfile::from_json_text(json).ok());
+            // This worker's own profile first (a named one stays named), then the cache.
+            match held {
+                Some(p) if !matches!(p.origin, fastmsm_gpu::profile::Origin::Fallback(_)) => {
+                    if let Some(m) = PIPELINES.with(|m| {
+                        m.borrow()
+                            .get(&(curve, p.limb_bits_with(false, curve.base_field())))
+                            .cloned()
+                    }) && (p.origin == fastmsm_gpu::profile::Origin::Named
+                        || p.has_smvp_wave(m.constants.limbs))
+                    {
+                        return profile_report(&p, None, m.constants.limb_bits);
+                    }
+                    match p.origin {
+                        fastmsm_gpu::profile::Origin::Named => {
+                            ProfileRequest::Named(p.name.clone())
+                        }
+                        _ => ProfileRequest::Calibrate { cached: Some(p) },
+                    }
+                }
+                _ => ProfileRequest::Calibrate { cached: from_cache },
+            }
+        }
+        "recalibrate" => ProfileRequest::Calibrate { cached: None },
+        name => ProfileRequest::Named(name.to_string()),
+    };
+    let start = now_seconds();
+    let (msm, profile) = calibrate::prepare(&ctx, curve, request, &now_seconds, &report)
+        .await
+        .map_err(|e| gpu_failure(e, Some(&ctx)))?;
+    let seconds = now_seconds() - start;
+    let limb_bits = msm.constants.limb_bits;
+    PIPELINES.with(|p| {
+        let mut p = p.borrow_mut();
+        for m in p.values() {
+            m.set_profile(profile.clone());
+        }
+        p.insert((curve, limb_bits), Rc::new(msm));
+    });
+    PROFILE.with(|p| *p.borrow_mut() = Some(profile.clone()));
+    profile_report(&profile, Some(seconds), limb_bits)
+}
+
+fn profile_report(
+    p: &DeviceProfile,
+    seconds: Option<f64>,
+    limb_bits: u32,
+) -> Result<JsValue, JsValue> {
+    to_js(&ProfileReport {
+        profile: p.to_json().to_string(),
+        summary: p.summary(),
+        origin: p.origin.label(),
+        seconds,
+        limb_bits,
+    })
+}
+
+/// Test hook of the end-to-end suite: destroys the worker's GPU device, as a crash of the
+/// browser's GPU process would lose it, so the next run meets a lost device.
+#[wasm_bindgen]
+pub async fn gpu_msm_lose_device() -> Result<(), JsValue> {
+    gpu_context().await?.device.destroy();
+    Ok(())
 }
 
 /// The adapter the GPU widgets run on, with the limits that bound an MSM (as the capability widget
@@ -314,7 +435,7 @@ impl GpuMsmInput {
             let out = msm
                 .run_packed(&ctx, points, scalars, &options, &now_seconds)
                 .await
-                .map_err(gpu_failure)?;
+                .map_err(|e| gpu_failure(e, Some(&ctx)))?;
             let seconds = now_seconds() - start;
             let (x, y) = match out.result {
                 None => (None, None),

@@ -257,12 +257,44 @@ describe('gpu-msm widget', () => {
     assert.ok(r.params.stages_ms_of_median_run.every((s) => Number.isFinite(s.ms) && s.ms >= 0));
     assert.ok(r.min > 0 && r.min <= r.median && r.median <= r.max);
     assert.ok(result.device.name && result.adapter.limits.some((l) => l.name === 'maxStorageBufferBindingSize'));
+    assert.ok(['calibrated', 'cached'].includes(result.profile.origin), `profile ${result.profile.origin}`);
+    assert.ok(result.profile.smvp_wave.length >= 1 && result.profile.device, 'the calibrated profile is in the result');
+    assert.match(await root.locator('.fm-message').textContent(), /Device profile: (calibrated on this GPU now|calibrated earlier)/);
     assert.equal(await root.locator('canvas').count(), 1, 'stacked stage chart drawn');
     assert.match(await root.locator('table.fm-table').first().textContent(), /not run \(n above 2\^8\)/);
     await root.getByRole('button', { name: 'Copy as Markdown' }).click();
     assert.match(await root.locator('.fm-exported').inputValue(), /\| ed-on-bls12-377 \| 2\^9 \|/);
     assert.deepEqual(problems, []);
     await page.close();
+  });
+
+  test('a device lost mid-run is reported, and the next run opens a new device', async () => {
+    const context = await browser.newContext();
+    // The widget's test hook: destroy the device after compiling, before the first GPU run.
+    await context.route('**/widgets/worker.js', async (route) => {
+      const response = await route.fetch();
+      await route.fulfill({ response, body: `self.fastmsmTest = { loseDeviceOnce: true };\n${await response.text()}` });
+    });
+    const page = await context.newPage();
+    await page.goto(server.url + 'webgpu-msm.html', { waitUntil: 'load' });
+    await page.evaluate(() => window.fastmsmWidgets.ready);
+    const root = page.locator('.fastmsm-widget[data-widget="gpu-msm"]');
+    await root.locator('select[name="curve"]').selectOption('ed-on-bls12-377');
+    await root.locator('input[name="n"]').fill('2^6');
+    await root.locator('input[name="repetitions"]').fill('1');
+    await root.locator('select[name="profile"]').selectOption('swiftshader'); // named: no calibration to wait for
+    const settled = () => page.waitForFunction(() => ['done', 'error'].includes(
+      document.querySelector('.fastmsm-widget[data-widget="gpu-msm"]').dataset.state), null, { timeout: 300_000 });
+    await root.getByRole('button', { name: 'Run' }).click();
+    await settled();
+    assert.equal(await root.getAttribute('data-state'), 'error');
+    assert.match(await root.locator('.fm-status').textContent(), /device was lost.*next run opens a new/i);
+    await root.getByRole('button', { name: 'Run' }).click();
+    await page.waitForFunction(() => document.querySelector('.fastmsm-widget[data-widget="gpu-msm"]').dataset.state !== 'error');
+    await settled();
+    assert.equal(await root.getAttribute('data-state'), 'done', await root.locator('.fm-status').textContent());
+    assert.equal(await root.getAttribute('data-verified'), 'true');
+    await context.close();
   });
 
   test('without WebGPU it says so and links to the CPU MSM widget', async () => {
