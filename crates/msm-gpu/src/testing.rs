@@ -40,9 +40,10 @@ pub fn block_on<F: std::future::Future>(f: F) -> F::Output {
     pollster::block_on(f)
 }
 
-/// The test adapter's calibrated profile, measured once per process: the field probe on
-/// BLS12-377's base field and the SMVP probe on the first MSM that asks (later kernel sizes use
-/// the nearest measurement). A failed calibration fails the test, as a missing adapter does.
+/// The test adapter's calibrated plan, measured once per process: the SMVP probe on the first MSM
+/// that asks (later kernel sizes use the nearest measurement). The field probe is left out: it only
+/// picks a limb width, and every test names its own. A failed probe fails the test, as a missing
+/// adapter does.
 pub fn calibrated(msm: &GpuMsm) -> DeviceProfile {
     static PROFILE: OnceLock<DeviceProfile> = OnceLock::new();
     PROFILE
@@ -50,14 +51,13 @@ pub fn calibrated(msm: &GpuMsm) -> DeviceProfile {
             let ctx = gpu();
             let clock = std::time::Instant::now();
             let now = move || clock.elapsed().as_secs_f64();
-            let field = block_on(calibrate::probe_field(
-                ctx,
-                fastmsm_mont::Field::Bls12_377Fq,
-                &now,
-                &|_, _| {},
-            ))
-            .unwrap_or_else(|e| panic!("calibration on the test adapter: {e}"));
-            let mut profile = calibrate::profile_from(ctx, &field);
+            let mut profile = DeviceProfile {
+                name: "calibrated".into(),
+                origin: crate::profile::Origin::Calibrated,
+                device: calibrate::device_key(ctx),
+                smvp_wave: Vec::new(),
+                ..DeviceProfile::portable()
+            };
             let smvp = block_on(calibrate::probe_smvp(
                 ctx,
                 msm,
