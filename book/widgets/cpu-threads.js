@@ -88,9 +88,15 @@ export async function task(wasm, params, progress) {
   const jobs = curves.flatMap((curve) => logns.map((logn) => ({ curve, logn })));
   const pools = {};
   try {
-    for (const mode of modes) {
+    for (const mode of [...modes]) {
       progress(0, `Starting ${size} workers (${MODE_LABELS[mode]})`);
-      pools[mode] = await CpuPool.start(mode, size);
+      try {
+        pools[mode] = await CpuPool.start(mode, size);
+      } catch (e) {
+        // a mode this browser offers but cannot start here: say why, run the others
+        modes.splice(modes.indexOf(mode), 1);
+        unavailable.push({ mode, reason: `the workers did not start: ${e.message}` });
+      }
     }
     for (const [ji, { curve, logn }] of jobs.entries()) {
       const n = 2 ** logn;
