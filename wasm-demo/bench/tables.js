@@ -139,7 +139,24 @@ function montWasm(doc) {
   table(['Variant', ...fields], rows)].join('\n');
 }
 
-const formatters = { 'pipeline-stats': pipelineStats, 'wgsl-mont': wgslMont, 'msm-wasm': msmWasm, 'msm-native': msmWasm, 'mont-wasm': montWasm };
+/** msm-wasm-threads (the cpu-threads widget's task): curve and n down, threads across, one row per mode. */
+function msmWasmThreads(doc) {
+  const threads = [...new Set(doc.results.map((r) => r.params.threads))].sort((a, b) => a - b);
+  const keys = [...new Set(doc.results.map((r) => `${r.params.curve}|${r.params.log2_n}|${r.params.mode}`))];
+  const rows = keys.map((k) => {
+    const [curve, logn, mode] = k.split('|');
+    const of = (t) => doc.results.find((r) => r.params.curve === curve && String(r.params.log2_n) === logn
+      && r.params.mode === mode && r.params.threads === t);
+    return [curve, `2^${logn}`, mode === 'shared' ? 'shared memory' : 'message passing', ...threads.map((t) => {
+      const r = of(t);
+      return r ? `${r.median.toFixed(0)} ms (${r.params.speedup_vs_one_thread.toFixed(2)}×)` : '—';
+    })];
+  });
+  return [`Milliseconds per MSM (median) and speed-up over one thread, by threads; ${doc.device.cores} cores.`, '',
+    table(['Curve', 'n', 'Mode', ...threads.map((t) => `${t} thread${t > 1 ? 's' : ''}`)], rows)].join('\n');
+}
+
+const formatters = { 'msm-wasm-threads': msmWasmThreads, 'pipeline-stats': pipelineStats, 'wgsl-mont': wgslMont, 'msm-wasm': msmWasm, 'msm-native': msmWasm, 'mont-wasm': montWasm };
 // Suites whose newest result file is also written under a fixed name, for the chapters to include.
 const latestAlias = { 'msm-wasm': 'msm-wasm.md', 'msm-native': 'msm-native.md', 'mont-wasm': 'mont-wasm.md' };
 
