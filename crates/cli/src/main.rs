@@ -17,7 +17,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use fastmsm_msm::{Bls12_377G1, Bls12_381G1, Bn254G1, EdBls12_377G, msm};
-use fastmsm_msm::format::{self, FormatCurve, read_points, read_scalars, result_line};
+use fastmsm_msm::format::{FormatCurve, read_points, read_scalars, result_line};
 
 const USAGE: &str = "\
 usage: msm --curve {bn254|bls12-377|bls12-381|ed-on-bls12-377} --points FILE --scalars FILE
@@ -206,7 +206,7 @@ mod tests {
         let r = EdBls12_377G::SCALAR_MODULUS;
         let r = [r[0], r[1], r[2], r[3], 0, 0];
         assert!(
-            USAGE.contains(&format::hex(&r)),
+            USAGE.contains(&fastmsm_msm::format::hex(&r)),
             "--help names r of Ed-on-BLS12-377"
         );
     }
