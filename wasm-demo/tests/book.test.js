@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { serveBook } from '../lib/serve.js';
-import { launchChromium } from '../lib/browser.js';
+import { launchChromium, recordProblems } from '../lib/browser.js';
 
 const SUMMARY = resolve(import.meta.dirname, '../../book/SUMMARY.md');
 const chapters = [...readFileSync(SUMMARY, 'utf8').matchAll(/\]\(([^)]+)\.md\)/g)].map((m) => `${m[1]}.html`);
@@ -25,18 +25,7 @@ after(async () => {
 /** Opens a page and records everything that would make a reader's visit go wrong. */
 async function visit(path) {
   const page = await browser.newPage();
-  const problems = [];
-  const origin = new URL(server.url).origin;
-  await page.route('**/*', (route) => {
-    const url = route.request().url();
-    if (url.startsWith(origin) || url.startsWith('data:') || url.startsWith('blob:')) return route.continue();
-    problems.push(`external request: ${url}`);
-    return route.abort();
-  });
-  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-  page.on('console', (m) => { if (m.type() === 'error') problems.push(`console error: ${m.text()}`); });
-  page.on('requestfailed', (r) => problems.push(`request failed: ${r.url()} (${r.failure()?.errorText})`));
-  page.on('response', (r) => { if (r.status() >= 400) problems.push(`HTTP ${r.status()}: ${r.url()}`); });
+  const problems = await recordProblems(page, new URL(server.url).origin);
   await page.goto(server.url + path, { waitUntil: 'load' });
   return { page, problems };
 }
