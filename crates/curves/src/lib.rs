@@ -15,8 +15,11 @@
 //! constants are converted from these at compile time). Every formula is
 //! one function with a doc comment naming its source on the Explicit-Formulas Database (EFD,
 //! <https://hyperelliptic.org/EFD/>) or in Hisil–Wong–Carter–Dawson 2008, and an mdBook anchor
-//! around it. [`Group`] is the interface the MSM code is written against.
+//! around it. [`Group`] is the interface the MSM code is written against. With the `ark` feature
+//! (on by default), `ark` converts points and scalars to and from arkworks' types.
 
+#[cfg(feature = "ark")]
+pub mod ark;
 pub mod curves;
 pub mod field;
 pub mod radix30;

@@ -31,9 +31,12 @@
 //! all-affine MSM into shares of equal work for threads or workers; with the `rayon` feature
 //! [`split::msm_parallel`] runs them on rayon's pool (native threads, or Web Workers over shared
 //! memory through wasm-bindgen-rayon). [`format`] reads and writes the interchange layout of the
-//! `msm` tool and the npm package.
+//! `msm` tool and the npm package. With the `ark` feature (on by default), [`ark::msm`] takes and
+//! returns arkworks types.
 
 pub mod all_affine;
+#[cfg(feature = "ark")]
+pub mod ark;
 pub mod batch_affine;
 pub mod batch_inv;
 pub mod bucket;
