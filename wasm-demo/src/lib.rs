@@ -9,6 +9,9 @@ use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
 mod capabilities;
+// Widgets that step through one algorithm on a small example (Barrett, curve formulas, cuZK,
+// bucket reduction, GLV), each checked against num-bigint or arkworks.
+mod explain;
 // The cpu-msm widget (ours vs arkworks' MSM, timed and operation-counted) and signed-digits.
 mod cpu_msm;
 pub use cpu_msm::*;

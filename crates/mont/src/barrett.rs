@@ -125,26 +125,44 @@ fn correct<const N: usize>(r: &mut [u64; WORDS + 1], p: &[u64; N]) -> u32 {
 }
 
 // ANCHOR: barrett
+/// Every intermediate value of one vanilla Barrett reduction (what [`barrett_steps`] computes),
+/// so that a reader or a test can follow the estimate and its correction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BarrettSteps<const N: usize> {
+    /// z₁ = ⌊z / 2ⁿ⁻¹⌋, below 2ⁿ⁺¹: the first N + 1 words.
+    pub z1: [u64; WORDS + 1],
+    /// z₁·m: the first 2N + 2 words.
+    pub z1_m: [u64; 2 * WORDS + 2],
+    /// The quotient estimate q̂ = ⌊z₁·m / 2ⁿ⁺¹⌋, at most 2 below ⌊z/p⌋.
+    pub q_hat: [u64; N],
+    /// z − q̂·p before the correction, below 3p: the first N + 1 words.
+    pub uncorrected: [u64; WORDS + 1],
+    /// How many times p was subtracted from it (at most 2).
+    pub corrections: u32,
+    /// z mod p.
+    pub remainder: [u64; N],
+}
+
 /// Vanilla Barrett reduction of `z < p²` (P. Barrett, "Implementing the Rivest Shamir and Adleman
 /// Public Key Encryption Algorithm on a Standard Digital Signal Processor", CRYPTO '86; in the form
 /// of Menezes, van Oorschot, Vanstone, Handbook of Applied Cryptography, Algorithm 14.42, with
-/// base 2).
+/// base 2), keeping every step.
 ///
 /// Estimate the quotient `⌊z/p⌋` as `q̂ = ⌊⌊z / 2ⁿ⁻¹⌋ · m / 2ⁿ⁺¹⌋` with `m = ⌊4ⁿ/p⌋`: two
 /// shifts and one multiplication instead of a division. `q̂` is at most 2 below the true quotient,
 /// so `z − q̂·p < 3p` and at most two subtractions finish. Every product here is computed in full;
-/// [`barrett_domb_mul`] shows which halves are really needed. Returns the remainder and the number
-/// of correcting subtractions.
-pub fn barrett_reduce<const N: usize>(z: &[u64], k: &BarrettParams<N>) -> ([u64; N], u32) {
+/// [`barrett_domb_mul`] shows which halves are really needed.
+#[inline(always)]
+pub fn barrett_steps<const N: usize>(z: &[u64], k: &BarrettParams<N>) -> BarrettSteps<N> {
     debug_assert_eq!(z.len(), 2 * N);
-    let mut q1 = [0u64; WORDS + 1]; // z >> (n − 1) < 2ⁿ⁺¹: N + 1 words
-    shr_bits(z, k.n - 1, &mut q1[..=N]);
-    let mut q2 = [0u64; 2 * WORDS + 2];
-    mul_full(&q1[..=N], &k.m[..=N], &mut q2[..2 * N + 2]);
-    let mut q3 = [0u64; WORDS]; // q̂ ≤ z/p < p: N words
-    shr_bits(&q2[..2 * N + 2], k.n + 1, &mut q3[..N]);
+    let mut z1 = [0u64; WORDS + 1]; // z >> (n − 1) < 2ⁿ⁺¹: N + 1 words
+    shr_bits(z, k.n - 1, &mut z1[..=N]);
+    let mut z1_m = [0u64; 2 * WORDS + 2];
+    mul_full(&z1[..=N], &k.m[..=N], &mut z1_m[..2 * N + 2]);
+    let mut q_hat = [0u64; N]; // q̂ ≤ z/p < p: N words
+    shr_bits(&z1_m[..2 * N + 2], k.n + 1, &mut q_hat);
     let mut qp = [0u64; 2 * WORDS];
-    mul_full(&q3[..N], &k.p, &mut qp[..2 * N]);
+    mul_full(&q_hat, &k.p, &mut qp[..2 * N]);
     // r = z − q̂·p, which is below 3p, so its words above N are zero
     let mut r = [0u64; WORDS + 1];
     let mut borrow = 0;
@@ -157,10 +175,26 @@ pub fn barrett_reduce<const N: usize>(z: &[u64], k: &BarrettParams<N>) -> ([u64;
             debug_assert_eq!(d, 0);
         }
     }
-    let count = correct(&mut r, &k.p);
-    (core::array::from_fn(|j| r[j]), count)
+    let uncorrected = r;
+    let corrections = correct(&mut r, &k.p);
+    BarrettSteps {
+        z1,
+        z1_m,
+        q_hat,
+        uncorrected,
+        corrections,
+        remainder: core::array::from_fn(|j| r[j]),
+    }
 }
 // ANCHOR_END: barrett
+
+/// [`barrett_steps`] without the intermediate values: the remainder and the number of correcting
+/// subtractions.
+#[inline]
+pub fn barrett_reduce<const N: usize>(z: &[u64], k: &BarrettParams<N>) -> ([u64; N], u32) {
+    let steps = barrett_steps(z, k);
+    (steps.remainder, steps.corrections)
+}
 
 /// `a·b mod p` by [`barrett_reduce`]; inputs and output are ordinary (not Montgomery) elements.
 #[inline]

@@ -361,6 +361,67 @@ fn barrett_corrections_stay_within_their_bounds() {
     check!(bls12_381_fr, Field::Bls12_381Fr);
 }
 
+/// `barrett_steps` exposes the derivation's values: each is checked against num-bigint here, and
+/// the estimate against the true quotient (at most 2 below it).
+#[test]
+fn barrett_steps_follow_the_derivation() {
+    macro_rules! check {
+        ($m:ident, $f:expr) => {{
+            const N: usize = fields::$m::N64;
+            let k = &fields::$m::BARRETT;
+            let p = modulus($f);
+            let m = big_words(&k.m[..=N]);
+            assert_eq!(m, pow2(2 * k.n) / &p, "{}: m", $f);
+            let mut g = rng(43);
+            let mut xs = edge_values($f, &[k.n, 64 * N as u32], &[64]);
+            xs.extend((0..40).map(|_| random_below(&mut g, &p)));
+            for a in &xs {
+                for b in &xs {
+                    let z = a * b;
+                    let digits = z.to_u64_digits();
+                    let zw: [u64; 2 * N] =
+                        core::array::from_fn(|i| digits.get(i).copied().unwrap_or(0));
+                    let s = barrett::barrett_steps(&zw, k);
+                    let z1 = &z >> (k.n - 1);
+                    assert_eq!(big_words(&s.z1), z1, "{}: z1", $f);
+                    assert_eq!(big_words(&s.z1_m), &z1 * &m, "{}: z1·m", $f);
+                    let q_hat = (&z1 * &m) >> (k.n + 1);
+                    assert_eq!(big_words(&s.q_hat), q_hat, "{}: q̂", $f);
+                    let q = &z / &p;
+                    assert!(
+                        &q_hat <= &q && &q - &q_hat <= BigUint::from(2u8),
+                        "{}: q − q̂",
+                        $f
+                    );
+                    assert_eq!(
+                        big_words(&s.uncorrected),
+                        &z - &q_hat * &p,
+                        "{}: z − q̂p",
+                        $f
+                    );
+                    assert_eq!(
+                        BigUint::from(s.corrections),
+                        &q - &q_hat,
+                        "{}: corrections",
+                        $f
+                    );
+                    assert_eq!(big_words(&s.remainder), &z % &p, "{}: remainder", $f);
+                    assert_eq!(
+                        barrett::barrett_reduce(&zw, k),
+                        (s.remainder, s.corrections)
+                    );
+                }
+            }
+        }};
+    }
+    check!(bn254_fq, Field::Bn254Fq);
+    check!(bn254_fr, Field::Bn254Fr);
+    check!(bls12_377_fq, Field::Bls12_377Fq);
+    check!(bls12_377_fr, Field::Bls12_377Fr);
+    check!(bls12_381_fq, Field::Bls12_381Fq);
+    check!(bls12_381_fr, Field::Bls12_381Fr);
+}
+
 #[test]
 fn barrett_converts_into_montgomery_form() {
     let k = &fields::bls12_381_fq::BARRETT;
