@@ -45,6 +45,20 @@ wasm-threads: setup
 		wasm-pack build wasm-demo/threads --release --target web --no-opt \
 		--no-pack --out-dir ../../$(WASM_THREADS_OUT) --out-name fastmsm_threads -- -Z build-std=panic_abort,std
 
+# The npm package `fastmsm` (wasm-demo/npm, README "npm package"): its own JS beside the three
+# built wasm packages and the CPU pool's modules from book/widgets (one implementation, copied in,
+# never committed), packed to target/npm/fastmsm-<version>.tgz for `npm install`.
+NPM_DIR := wasm-demo/npm
+.PHONY: npm
+npm: wasm wasm-relaxed wasm-threads
+	rm -rf $(NPM_DIR)/wasm $(NPM_DIR)/lib
+	for p in pkg pkg-relaxed pkg-threads; do \
+		mkdir -p $(NPM_DIR)/wasm/$$p && cp book/generated/$$p/*.js book/generated/$$p/*.d.ts book/generated/$$p/*.wasm $(NPM_DIR)/wasm/$$p/; \
+	done
+	mkdir -p $(NPM_DIR)/lib target/npm
+	cp book/widgets/cpu-pool.js book/widgets/pool-worker.js book/widgets/auto-backend.js book/widgets/capabilities.js $(NPM_DIR)/lib/
+	cd $(NPM_DIR) && npm pack --pack-destination $(CURDIR)/target/npm
+
 # Static site in target/book (host it anywhere, at any sub-path).
 book: wasm wasm-relaxed wasm-threads
 	node wasm-demo/bench/tables.js

@@ -13,7 +13,9 @@
 // reported and the pool is closed, never waited on.
 import { wasmFeatures } from './capabilities.js';
 
-const pkgUrl = (path) => new URL(`../generated/${path}`, import.meta.url);
+// Where the three packages lie (one folder each, as `make wasm*` writes them): the book's generated
+// folder by default; the npm package (wasm-demo/npm) passes its own to `start`.
+const BOOK_PACKAGES = new URL('../generated/', import.meta.url);
 const PACKAGES = {
   threads: { glue: 'pkg-threads/fastmsm_threads.js', wasm: 'pkg-threads/fastmsm_threads_bg.wasm' },
   relaxed: { glue: 'pkg-relaxed/fastmsm_relaxed.js', wasm: 'pkg-relaxed/fastmsm_relaxed_bg.wasm' },
@@ -41,11 +43,14 @@ export function threadSupport() {
 let nextId = 1;
 
 export class CpuPool {
-  /** Starts `size` workers in `mode` ('shared' or 'message'); rejects with the reason if they cannot start. */
-  static async start(mode, size, progress = () => {}) {
+  /**
+   * Starts `size` workers in `mode` ('shared' or 'message'); rejects with the reason if they cannot
+   * start. `packages`: the URL of the folder holding pkg/, pkg-relaxed/ and pkg-threads/.
+   */
+  static async start(mode, size, progress = () => {}, packages = BOOK_PACKAGES) {
     let which = mode === 'shared' ? 'threads' : wasmFeatures().relaxed_simd ? 'relaxed' : 'main';
     for (;;) {
-      const pool = new CpuPool(mode, size, which);
+      const pool = new CpuPool(mode, size, which, packages);
       try {
         const fused = await pool.#init(progress);
         if (fused) return pool;
@@ -59,12 +64,13 @@ export class CpuPool {
     }
   }
 
-  constructor(mode, size, which) {
+  constructor(mode, size, which, packages = BOOK_PACKAGES) {
     if (!['shared', 'message'].includes(mode)) throw new Error(`unknown thread mode ${mode}: 'shared' or 'message'`);
     if (!(size >= 1)) throw new Error(`a pool of ${size} workers: at least 1`);
     this.mode = mode;
     this.size = size;
     this.package = which;
+    this.packages = packages;
     this.workers = [];
     this.pending = new Map();
     this.failure = null;
@@ -73,6 +79,7 @@ export class CpuPool {
   /** Starts the workers; false when the package's product cannot run here (an unfused FMA). */
   async #init(progress) {
     const pkg = PACKAGES[this.package];
+    const pkgUrl = (path) => new URL(path, this.packages);
     const glue = pkgUrl(pkg.glue).href;
     let module;
     let memory;
@@ -127,6 +134,7 @@ export class CpuPool {
     this.curve = curve;
     if (this.mode === 'shared') {
       this.bases?.free();
+      this.bases = null; // freed: a load that fails below must not leave it to be freed again
       this.bases = new this.pkg.MsmBases(curve, points);
       this.n = this.bases.n;
     } else {

@@ -35,7 +35,7 @@ use crate::{gpu_context, now_seconds, to_js};
 
 /// Limb width per curve when the reader leaves it on "auto": the device profile's (WebGPU has no
 /// 64-bit integers, so its portable width), `portable`'s 15 bits before any profile is set.
-fn default_limb_bits(curve: GpuCurve) -> u32 {
+pub(crate) fn default_limb_bits(curve: GpuCurve) -> u32 {
     current_profile().limb_bits_with(false, curve.base_field())
 }
 
@@ -55,7 +55,7 @@ thread_local! {
 /// A failure of the GPU itself (not of the input) may mean the device is lost — a browser loses
 /// every device when its GPU process stops — so the device and its pipelines are dropped and the
 /// next run starts afresh instead of failing on the dead device forever.
-fn gpu_failure(e: GpuError, ctx: Option<&fastmsm_gpu::GpuContext>) -> JsValue {
+pub(crate) fn gpu_failure(e: GpuError, ctx: Option<&fastmsm_gpu::GpuContext>) -> JsValue {
     if let GpuError::LimitExceeded { .. } = e {
         return err(format_args!(
             "this GPU's limits are too small for the MSM: {e}"
@@ -94,7 +94,7 @@ fn limb_bits_for(curve: GpuCurve, limb_bits: u32) -> u32 {
 }
 
 /// The compiled MSM for (curve, width) and the seconds compiling took (`None`: already compiled).
-async fn pipelines(curve: GpuCurve, limb_bits: u32) -> Result<(Rc<GpuMsm>, Option<f64>), JsValue> {
+pub(crate) async fn pipelines(curve: GpuCurve, limb_bits: u32) -> Result<(Rc<GpuMsm>, Option<f64>), JsValue> {
     if let Some(m) = PIPELINES.with(|p| p.borrow().get(&(curve, limb_bits)).cloned()) {
         return Ok((m, None));
     }

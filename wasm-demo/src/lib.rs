@@ -25,6 +25,9 @@ pub use mont_bench::*;
 // The gpu-msm widget: the whole GPU MSM on the reader's GPU, checked on the CPU in this module.
 mod gpu_msm;
 pub use gpu_msm::*;
+// The npm package's MSM (wasm-demo/npm): points and scalars in the `msm` tool's file layout, on the GPU.
+mod msm_api;
+pub use msm_api::*;
 // The wgsl-mont widget: WGSL Montgomery-product throughput per limb width on the reader's GPU.
 mod wgsl_mont;
 pub use wgsl_mont::*;
