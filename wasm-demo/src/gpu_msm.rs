@@ -61,7 +61,7 @@ pub(crate) fn gpu_failure(e: GpuError, ctx: Option<&fastmsm_gpu::GpuContext>) ->
             "this GPU's limits are too small for the MSM: {e}"
         ));
     }
-    if !matches!(e, GpuError::Input(_)) {
+    if !e.is_input() {
         PIPELINES.with(|p| p.borrow_mut().clear());
         crate::forget_gpu_context();
         return match ctx.and_then(|c| c.lost()) {
@@ -101,7 +101,7 @@ pub(crate) async fn pipelines(curve: GpuCurve, limb_bits: u32) -> Result<(Rc<Gpu
     let ctx = gpu_context().await?;
     let start = now_seconds();
     let m = Rc::new(
-        GpuMsm::new(&ctx, curve, limb_bits)
+        GpuMsm::with_limb_bits(&ctx, curve, limb_bits)
             .await
             .map_err(|e| gpu_failure(e, Some(&ctx)))?,
     );

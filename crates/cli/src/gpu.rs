@@ -25,15 +25,16 @@ pub fn msm<G: FormatCurve>(points: &[G::Affine], scalars: &[Scalar]) -> Result<S
         .collect();
     let gpu_failure = |e: GpuError| match e {
         GpuError::Input(m) => Failure::Input(m),
+        e if e.is_input() => Failure::Input(e.to_string()),
         other => Failure::Gpu(other.to_string()),
     };
     pollster::block_on(async {
         let ctx = GpuContext::new().await.map_err(gpu_failure)?;
-        let msm = GpuMsm::new(&ctx, curve, default_limb_bits(&ctx, curve.base_field()))
+        let msm = GpuMsm::with_limb_bits(&ctx, curve, default_limb_bits(&ctx, curve.base_field()))
             .await
             .map_err(gpu_failure)?;
         let out = msm
-            .run(&ctx, &input, scalars, &MsmOptions::default(), &|| 0.0)
+            .run_timed(&ctx, &input, scalars, &MsmOptions::default(), &|| 0.0)
             .await
             .map_err(gpu_failure)?;
         Ok(match out.result {

@@ -425,7 +425,7 @@ pub async fn prepare(
     let field = curve.base_field();
     let compile = |p: DeviceProfile| async move {
         progress(0.4, &format!("compiling the MSM for {}", curve.name()));
-        let msm = GpuMsm::new(ctx, curve, p.limb_bits(ctx, field)).await?;
+        let msm = GpuMsm::with_limb_bits(ctx, curve, p.limb_bits(ctx, field)).await?;
         msm.set_profile(p);
         Ok::<_, GpuError>(msm)
     };

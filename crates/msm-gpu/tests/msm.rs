@@ -150,7 +150,7 @@ fn check_patterns<G: AffineRepr>(
                 .map(|p| affine_of(p, edwards).unwrap_or(([0; 6], [0; 6])))
                 .collect();
             let ks: Vec<[u64; 4]> = scalars.iter().map(|s| scalar(*s)).collect();
-            let out = block_on(msm.run(ctx, &input, &ks, options, &now)).unwrap();
+            let out = block_on(msm.run_timed(ctx, &input, &ks, options, &now)).unwrap();
             let bits = msm.constants.limb_bits;
             assert_eq!(
                 out.result,
@@ -177,7 +177,7 @@ fn msm(curve: GpuCurve, limb_bits: u32) -> &'static GpuMsm {
     }
     let clock = std::time::Instant::now();
     let m: &'static GpuMsm = Box::leak(Box::new(
-        block_on(GpuMsm::new(gpu(), curve, limb_bits)).unwrap(),
+        block_on(GpuMsm::with_limb_bits(gpu(), curve, limb_bits)).unwrap(),
     ));
     eprintln!(
         "{} {limb_bits}-bit: pipelines built in {:.0} s",
@@ -473,7 +473,7 @@ fn batches_and_window_sizes() {
     };
     assert_eq!(m.plan(gpu(), 1500, &asked).unwrap().batches(), 6);
     check::<ark_bls12_377::G1Affine>(m, &[1500], &asked, 12);
-    let err = block_on(m.run(
+    let err = block_on(m.run_timed(
         gpu(),
         &[([0; 6], [0; 6]); 100],
         &[[0; 4]; 100],
@@ -533,7 +533,7 @@ fn smvp_chunk_sizes() {
             300,
         );
     }
-    let err = block_on(m.run(
+    let err = block_on(m.run_timed(
         gpu(),
         &[],
         &[],
@@ -554,12 +554,12 @@ fn rejects_bad_input() {
     let msm = msm(GpuCurve::Bls12_377, width(GpuCurve::Bls12_377));
     let now = || 0.0;
     let o = MsmOptions::default();
-    let err = block_on(msm.run(ctx, &[([0; 6], [0; 6])], &[], &o, &now))
+    let err = block_on(msm.run_timed(ctx, &[([0; 6], [0; 6])], &[], &o, &now))
         .unwrap_err()
         .to_string();
     assert!(err.contains("1 points but 0 scalars"), "{err}");
     let r = GpuCurve::Bls12_377.scalar_modulus();
-    let err = block_on(msm.run(
+    let err = block_on(msm.run_timed(
         ctx,
         &[([0; 6], [0; 6])],
         &[[r[0], r[1], r[2], r[3]]],
@@ -570,7 +570,7 @@ fn rejects_bad_input() {
     .to_string();
     assert!(err.contains("scalar 0"), "{err}");
     let p = fastmsm_mont::Field::Bls12_377Fq.params().modulus;
-    let err = block_on(msm.run(
+    let err = block_on(msm.run_timed(
         ctx,
         &[([0; 6], [0; 6]), ([0; 6], p)],
         &[[1, 0, 0, 0]; 2],
@@ -591,13 +591,13 @@ fn rejects_bad_input() {
     let mut scalars = vec![[1, 0, 0, 0]; 1500];
     scalars[1300] = [r[0], r[1], r[2], r[3]];
     scalars[1400] = [r[0], r[1], r[2], r[3]];
-    let err = block_on(msm.run(ctx, &points, &scalars, &batched, &now))
+    let err = block_on(msm.run_timed(ctx, &points, &scalars, &batched, &now))
         .unwrap_err()
         .to_string();
     assert!(err.contains("scalar 1300 is not below"), "{err}");
     points[1200].0 = p;
     points[700].1 = [u64::MAX; 6];
-    let err = block_on(msm.run(ctx, &points, &scalars, &batched, &now))
+    let err = block_on(msm.run_timed(ctx, &points, &scalars, &batched, &now))
         .unwrap_err()
         .to_string();
     assert!(err.contains("point 700: y coordinate"), "{err}");
@@ -605,7 +605,7 @@ fn rejects_bad_input() {
         .unwrap_err()
         .to_string();
     assert!(err.contains("whole number of points"), "{err}");
-    let err = block_on(msm.run(
+    let err = block_on(msm.run_timed(
         ctx,
         &[],
         &[],
@@ -618,7 +618,7 @@ fn rejects_bad_input() {
     .unwrap_err()
     .to_string();
     assert!(err.contains("window size 17"), "{err}");
-    let err = block_on(msm.run(
+    let err = block_on(msm.run_timed(
         ctx,
         &[([0; 6], [0; 6])],
         &[[1, 0, 0, 0]],
@@ -663,7 +663,7 @@ fn reduction_segment_counts() {
             segments: Some(bad),
             ..Default::default()
         };
-        let err = block_on(m.run(gpu(), &[], &[], &options, &|| 0.0))
+        let err = block_on(m.run_timed(gpu(), &[], &[], &options, &|| 0.0))
             .unwrap_err()
             .to_string();
         assert!(err.contains(why), "{bad}: {err}");

@@ -5,6 +5,8 @@
 pub mod combine;
 pub mod curve;
 pub mod plan;
+mod points;
+mod resident;
 mod run;
 mod upload;
 
@@ -12,12 +14,14 @@ use fastmsm_curves::Canonical;
 use fastmsm_mont::{LimbConstants, limb_constants};
 
 pub use combine::AffineOut;
+pub use points::{GpuMsmOptions, GpuPoint};
+pub use resident::Bases;
 pub use curve::{GeneralAdd, GpuCurve, MixedAdd, WORKGROUP_SIZE, shader_source};
 pub use plan::{Plan, SmvpPass, default_window_bits, reduction_segments};
 
 use crate::profile::DeviceProfile;
 use crate::{GpuContext, GpuError};
-use run::{Resources, Run};
+use run::{BatchPoints, Resources, Run};
 use std::sync::Mutex;
 
 /// Every entry point of msm.wgsl, in pipeline order: `init_buckets` once, the next five per batch
@@ -118,12 +122,17 @@ pub struct GpuMsm {
 }
 
 impl GpuMsm {
-    /// Compiles every stage (once; reuse the value for every MSM of this curve).
-    pub async fn new(ctx: &GpuContext, curve: GpuCurve, limb_bits: u32) -> Result<Self, GpuError> {
+    /// Compiles every stage at `limb_bits`-bit limbs, with the `portable` profile until one is set
+    /// ([`GpuMsm::set_profile`]). [`GpuMsm::new`] picks the width and the profile for the device.
+    pub async fn with_limb_bits(
+        ctx: &GpuContext,
+        curve: GpuCurve,
+        limb_bits: u32,
+    ) -> Result<Self, GpuError> {
         Self::with_source_edit(ctx, curve, limb_bits, &|s| s).await
     }
 
-    /// As [`GpuMsm::new`], with the assembled WGSL passed through `edit` first: for experiments
+    /// As [`GpuMsm::with_limb_bits`], with the assembled WGSL passed through `edit` first: for experiments
     /// (the benchmark's `--edit` variants) that time a change before it goes into the shaders.
     #[doc(hidden)]
     pub async fn with_source_edit(
@@ -211,8 +220,9 @@ impl GpuMsm {
     }
 
     /// Σ kᵢ·Pᵢ from canonical affine points ((0, 0) is the short-Weierstrass identity; the Edwards
-    /// identity is (0, 1)) and scalars below r. Packs the input and calls [`GpuMsm::run_packed`].
-    pub async fn run(
+    /// identity is (0, 1)) and scalars below r, with options and a clock for the stage times.
+    /// Packs the input and calls [`GpuMsm::run_packed`]. For typed points, [`GpuMsm::msm`].
+    pub async fn run_timed(
         &self,
         ctx: &GpuContext,
         points: &[(Canonical, Canonical)],
@@ -242,6 +252,19 @@ impl GpuMsm {
         options: &MsmOptions,
         now: &dyn Fn() -> f64,
     ) -> Result<MsmOutput, GpuError> {
+        self.run_from(ctx, Source::Packed(points), scalars, options, now)
+            .await
+    }
+
+    /// The MSM of `points` (packed, or resident on the device) and packed `scalars`.
+    async fn run_from(
+        &self,
+        ctx: &GpuContext,
+        points: Source<'_>,
+        scalars: &[u32],
+        options: &MsmOptions,
+        now: &dyn Fn() -> f64,
+    ) -> Result<MsmOutput, GpuError> {
         let mut host = Vec::new();
         let mut clock = now();
         let mut lap = |phase: &'static str, host: &mut Vec<(&'static str, f64)>| {
@@ -249,9 +272,15 @@ impl GpuMsm {
             host.push((phase, t - clock));
             clock = t;
         };
-        let n = check_shape(self.curve, points, scalars)?;
+        let n = match points {
+            Source::Packed(points) => check_shape(self.curve, points, scalars)?,
+            Source::Resident(bases) => bases.check_scalars(self, scalars)?,
+        };
         lap("validate", &mut host);
-        let plan = self.plan(ctx, n, options)?;
+        let plan = match points {
+            Source::Packed(_) => self.plan(ctx, n, options)?,
+            Source::Resident(bases) => bases.plan(self, ctx, options)?,
+        };
         let timestamps = ctx.features.contains(wgpu::Features::TIMESTAMP_QUERY);
         let timing = match (timestamps, options.stage_timing) {
             (true, _) => TimingSource::GpuTimestamps,
@@ -269,28 +298,24 @@ impl GpuMsm {
         }
         let scope = ctx.device.push_error_scope(wgpu::ErrorFilter::Validation);
         let timestamps = timing == TimingSource::GpuTimestamps;
-        let cached = self
-            .resources
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .take()
-            .filter(|r| r.fits(&plan, timestamps));
-        let resources = cached.unwrap_or_else(|| Resources::new(ctx, self, &plan, timestamps));
+        let resources = self.take_resources(ctx, &plan, timestamps);
         let mut run = Run::new(ctx, self, resources, timing, now);
         lap("setup", &mut host);
         let coord_words = 2 * self.curve.coord_words();
-        for range in plan.batch_ranges() {
+        for (i, range) in plan.batch_ranges().into_iter().enumerate() {
             let (start, end) = (range.start, range.end);
-            run.batch(
-                start,
-                &points[start * coord_words..end * coord_words],
-                &scalars[start * 8..end * 8],
-            )
-            .await?;
+            let batch_points = match points {
+                Source::Packed(points) => {
+                    BatchPoints::Packed(&points[start * coord_words..end * coord_words])
+                }
+                Source::Resident(bases) => BatchPoints::Resident(bases.chunk(i)),
+            };
+            run.batch(start, batch_points, &scalars[start * 8..end * 8])
+                .await?;
         }
         let back = run.finish().await?;
         let upload = run.upload_seconds;
-        *self.resources.lock().unwrap_or_else(|e| e.into_inner()) = Some(run.into_resources());
+        self.keep_resources(run.into_resources());
         lap("gpu", &mut host);
         // Of that, the host's part of the input copy: its own phase.
         host.last_mut().expect("gpu phase").1 -= upload;
@@ -299,16 +324,10 @@ impl GpuMsm {
             return Err(GpuError::Validation(error.to_string()));
         }
         if let Some(c) = back.bad_coordinate {
-            return Err(GpuError::Input(format!(
-                "point {}: {} coordinate is not below p",
-                c / 2,
-                ["x", "y"][c as usize % 2]
-            )));
+            return Err(bad_coordinate(c));
         }
         if let Some(i) = back.bad_scalar {
-            return Err(GpuError::Input(format!(
-                "scalar {i} is not below the group order r"
-            )));
+            return Err(GpuError::ScalarOutOfRange { index: i as usize });
         }
         let stages = back.stages;
         let w = self.constants.limb_bits;
@@ -366,28 +385,58 @@ pub fn check_limits(ctx: &GpuContext) -> Result<(), GpuError> {
     Ok(())
 }
 
+/// Where an MSM's points come from.
+#[derive(Clone, Copy)]
+enum Source<'a> {
+    /// Packed affine coordinates from the host.
+    Packed(&'a [u32]),
+    /// Points converted and kept on the device.
+    Resident(&'a resident::Resident),
+}
+
+/// The error for the GPU's report of a bad coordinate, 2·point + (0 for x, 1 for y).
+pub(crate) fn bad_coordinate(c: u32) -> GpuError {
+    GpuError::CoordinateOutOfRange {
+        index: c as usize / 2,
+        coordinate: ['x', 'y'][c as usize % 2],
+    }
+}
+
+/// Packed points of `curve`: whole points. Returns how many.
+pub(crate) fn count_points(curve: GpuCurve, points: &[u32]) -> Result<usize, GpuError> {
+    let per_item = 2 * curve.coord_words();
+    if points.len() % per_item != 0 {
+        return Err(GpuError::PackedLength {
+            what: "point",
+            words: points.len(),
+            per_item,
+        });
+    }
+    Ok(points.len() / per_item)
+}
+
+/// Packed scalars: whole scalars. Returns how many.
+pub(crate) fn count_scalars(scalars: &[u32]) -> Result<usize, GpuError> {
+    if scalars.len() % 8 != 0 {
+        return Err(GpuError::PackedLength {
+            what: "scalar",
+            words: scalars.len(),
+            per_item: 8,
+        });
+    }
+    Ok(scalars.len() / 8)
+}
+
 /// Checks the packed input's shape: whole points and scalars, as many of each. Returns n. (The
 /// values are checked on the GPU: coordinates below p, scalars below r.)
 fn check_shape(curve: GpuCurve, points: &[u32], scalars: &[u32]) -> Result<usize, GpuError> {
-    let per_point = 2 * curve.coord_words();
-    if points.len() % per_point != 0 {
-        return Err(GpuError::Input(format!(
-            "{} point words is not a whole number of points ({per_point} words each)",
-            points.len()
-        )));
-    }
-    if scalars.len() % 8 != 0 {
-        return Err(GpuError::Input(format!(
-            "{} scalar words is not a whole number of scalars (8 words each)",
-            scalars.len()
-        )));
-    }
-    let n = points.len() / per_point;
-    if n != scalars.len() / 8 {
-        return Err(GpuError::Input(format!(
-            "{n} points but {} scalars",
-            scalars.len() / 8
-        )));
+    let n = count_points(curve, points)?;
+    let k = count_scalars(scalars)?;
+    if n != k {
+        return Err(GpuError::InputLength {
+            points: n,
+            scalars: k,
+        });
     }
     Ok(n)
 }

@@ -25,6 +25,7 @@ const PARAMS_BYTES: u64 = 14 * 4;
 // Buffers, indexed as msm.wgsl's bindings (binding 13, `errors`, is the head of RESULTS).
 const PARAMS: usize = 0;
 const POINTS_IN: usize = 1;
+const POINTS: usize = 2;
 const SCALARS: usize = 3;
 const COUNTS: usize = 5;
 const RESULTS: usize = 10;
@@ -159,7 +160,9 @@ impl Resources {
     }
 
     /// The bind group of `stage` with parameter record `params`; `swap` exchanges the two head
-    /// buffers (each combine level reads the slots the level below wrote).
+    /// buffers (each combine level reads the slots the level below wrote). `points`, where given,
+    /// stands in for the batch's converted points (resident bases); such groups are not kept,
+    /// since the bases they bind belong to the caller.
     fn bind_group(
         &mut self,
         ctx: &GpuContext,
@@ -167,6 +170,7 @@ impl Resources {
         stage: &'static str,
         params: Params,
         swap: bool,
+        points: Option<&wgpu::Buffer>,
     ) -> wgpu::BindGroup {
         let record = self
             .records
@@ -174,7 +178,10 @@ impl Resources {
             .position(|r| *r == params)
             .expect("every pass's record is written in Resources::new");
         let key = (stage, record, swap);
-        if let Some((_, group)) = self.bind_groups.iter().find(|(k, _)| *k == key) {
+        let points = points.filter(|_| super::stage_bindings(stage).contains(&(POINTS as u32)));
+        if points.is_none()
+            && let Some((_, group)) = self.bind_groups.iter().find(|(k, _)| *k == key)
+        {
             return group.clone();
         }
         let entries: Vec<wgpu::BindGroupEntry> = super::stage_bindings(stage)
@@ -194,6 +201,7 @@ impl Resources {
                         self.buffers[if swap { HEADS_IN } else { HEADS_OUT }].as_entire_binding()
                     }
                     _ if b == ERRORS => slice(&self.buffers[RESULTS], 0, Some(self.header_bytes)),
+                    POINTS if points.is_some() => points.expect("checked").as_entire_binding(),
                     i => self.buffers[i].as_entire_binding(),
                 };
                 wgpu::BindGroupEntry {
@@ -208,7 +216,9 @@ impl Resources {
             layout: &layout,
             entries: &entries,
         });
-        self.bind_groups.push((key, group.clone()));
+        if points.is_none() {
+            self.bind_groups.push((key, group.clone()));
+        }
         group
     }
 }
@@ -257,6 +267,15 @@ fn records(plan: &Plan) -> Vec<Params> {
     out
 }
 
+/// Where a batch's points come from.
+#[derive(Clone, Copy)]
+pub(super) enum BatchPoints<'a> {
+    /// Packed affine coordinates, uploaded and converted in this batch.
+    Packed(&'a [u32]),
+    /// Already converted on the device: a chunk of resident bases.
+    Resident(&'a wgpu::Buffer),
+}
+
 /// What the device hands back: the window sums' words and the input checks.
 pub(super) struct Readback {
     pub window_words: Vec<u32>,
@@ -278,6 +297,8 @@ pub(super) struct Run<'a> {
     /// Host seconds spent putting the input into staging memory.
     pub(super) upload_seconds: f64,
     now: &'a dyn Fn() -> f64,
+    /// The converted points the passes bind, when they are not the plan's own buffer.
+    points: Option<wgpu::Buffer>,
 }
 
 impl<'a> Run<'a> {
@@ -303,6 +324,7 @@ impl<'a> Run<'a> {
             host_times: Vec::new(),
             upload_seconds: 0.0,
             now,
+            points: None,
         }
     }
 
@@ -346,7 +368,9 @@ impl<'a> Run<'a> {
         }
         let start = (self.now)();
         let pipeline = self.msm.pipeline(stage).clone();
-        let bind_group = self.res.bind_group(self.ctx, self.msm, stage, params, swap);
+        let bind_group =
+            self.res
+                .bind_group(self.ctx, self.msm, stage, params, swap, self.points.as_ref());
         {
             let mut pass = self
                 .encoder()
@@ -366,11 +390,12 @@ impl<'a> Run<'a> {
         Ok(())
     }
 
-    /// Uploads one batch of points and scalars (starting at point `base`) and records its passes.
+    /// Uploads one batch of points (unless they are resident) and scalars, starting at point
+    /// `base`, and records its passes.
     pub(super) async fn batch(
         &mut self,
         base: usize,
-        points: &[u32],
+        points: BatchPoints<'_>,
         scalars: &[u32],
     ) -> Result<(), GpuError> {
         let (n, base) = ((scalars.len() / 8) as u32, base as u32);
@@ -390,20 +415,33 @@ impl<'a> Run<'a> {
             self.res.buffers[POINTS_IN].clone(),
             self.res.buffers[SCALARS].clone(),
         );
-        self.res
-            .uploader
-            .upload(self.ctx, &[(&points_in, points), (&scalars_in, scalars)])
-            .await?;
-        self.upload_seconds += (self.now)() - start;
-        let counts = self.res.buffers[COUNTS].clone();
-        self.encoder().clear_buffer(&counts, 0, None);
         let p = Params {
             n,
             base,
             ..Default::default()
         };
-        self.pass("convert_points", p, false, groups(n as usize))
-            .await?;
+        match points {
+            BatchPoints::Packed(points) => {
+                self.res
+                    .uploader
+                    .upload(self.ctx, &[(&points_in, points), (&scalars_in, scalars)])
+                    .await?;
+                self.upload_seconds += (self.now)() - start;
+                self.points = None;
+                self.pass("convert_points", p, false, groups(n as usize))
+                    .await?;
+            }
+            BatchPoints::Resident(converted) => {
+                self.res
+                    .uploader
+                    .upload(self.ctx, &[(&scalars_in, scalars)])
+                    .await?;
+                self.upload_seconds += (self.now)() - start;
+                self.points = Some(converted.clone());
+            }
+        }
+        let counts = self.res.buffers[COUNTS].clone();
+        self.encoder().clear_buffer(&counts, 0, None);
         self.pass("decompose", p, false, groups(n as usize)).await?;
         self.pass("prefix", p, false, plan.windows).await?;
         self.pass("scatter", p, false, groups(n as usize)).await?;
@@ -430,7 +468,42 @@ impl<'a> Run<'a> {
             .await?;
         }
         self.submit();
+        self.points = None;
         Ok(())
+    }
+
+    /// Uploads the packed points of one batch (starting at point `base`) and converts them into
+    /// `out`, to stay there as resident bases.
+    pub(super) async fn convert(
+        &mut self,
+        base: usize,
+        points: &[u32],
+        out: &wgpu::Buffer,
+    ) -> Result<(), GpuError> {
+        let n = points.len() / (2 * self.msm.curve.coord_words());
+        let points_in = self.res.buffers[POINTS_IN].clone();
+        self.res
+            .uploader
+            .upload(self.ctx, &[(&points_in, points)])
+            .await?;
+        self.points = Some(out.clone());
+        let p = Params {
+            n: n as u32,
+            base: base as u32,
+            ..Default::default()
+        };
+        self.pass("convert_points", p, false, (n as u32).div_ceil(WORKGROUP_SIZE))
+            .await?;
+        self.submit();
+        self.points = None;
+        Ok(())
+    }
+
+    /// The first bad coordinate the conversions found (2·point + coordinate), if any.
+    pub(super) async fn bad_coordinate(&mut self) -> Result<Option<u32>, GpuError> {
+        self.submit();
+        let words = read_many(self.ctx, &[(&self.res.buffers[RESULTS], 2)]).await?;
+        Ok((words[0] != NO_ERROR).then_some(words[0]))
     }
 
     /// Reduction and fold, then one read-back of the checks, the window sums and the stage times.

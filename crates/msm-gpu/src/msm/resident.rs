@@ -1,0 +1,260 @@
+//! Bases resident on the GPU: the points are checked, uploaded and converted to Montgomery form
+//! once ([`GpuMsm::upload_bases`]); every MSM after that uploads only its scalars
+//! ([`GpuMsm::run`], [`GpuMsm::run_batch`]). A prover that commits to many polynomials over the
+//! same bases (an SRS) moves its points across the bus once instead of once per MSM.
+//!
+//! The converted points are kept in one buffer per batch of the plan of n points, so each batch
+//! binds its own buffer exactly where the MSM would have converted that batch: the stages after
+//! the conversion run unchanged.
+
+use core::marker::PhantomData;
+
+use super::points::{GpuPoint, pack_typed, typed_output};
+use super::run::Run;
+use super::{
+    GpuCurve, GpuMsm, MsmOptions, MsmOutput, Plan, Resources, Source, TimingSource, bad_coordinate,
+    count_points, count_scalars, pack_scalars,
+};
+use crate::{GpuContext, GpuError};
+
+/// Points converted and kept on the device, batch by batch.
+pub(super) struct Resident {
+    curve: GpuCurve,
+    limb_bits: u32,
+    n: usize,
+    /// The batches the upload cut the points into (the plan's `batch` and `first_batch`).
+    batch: usize,
+    first_batch: usize,
+    chunks: Vec<wgpu::Buffer>,
+}
+
+/// Bases on the GPU for MSMs of the [`GpuMsm`] that uploaded them, with points of type `A`
+/// (`()` for bases uploaded packed, [`GpuMsm::upload_packed_bases`]). The device memory is freed
+/// when the value is dropped.
+pub struct Bases<A = ()> {
+    inner: Resident,
+    _points: PhantomData<fn() -> A>,
+}
+
+impl<A> core::fmt::Debug for Bases<A> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Bases")
+            .field("curve", &self.inner.curve)
+            .field("points", &self.inner.n)
+            .field("limb_bits", &self.inner.limb_bits)
+            .field("batches", &self.inner.chunks.len())
+            .finish()
+    }
+}
+
+impl<A> Bases<A> {
+    /// How many points.
+    pub fn len(&self) -> usize {
+        self.inner.n
+    }
+
+    /// No points?
+    pub fn is_empty(&self) -> bool {
+        self.inner.n == 0
+    }
+
+    /// The curve of the points.
+    pub fn curve(&self) -> GpuCurve {
+        self.inner.curve
+    }
+}
+
+impl Resident {
+    /// The converted points of batch `i`.
+    pub(super) fn chunk(&self, i: usize) -> &wgpu::Buffer {
+        &self.chunks[i]
+    }
+
+    /// n for packed `scalars` against these bases, if they suit `msm` and have as many scalars.
+    pub(super) fn check_scalars(&self, msm: &GpuMsm, scalars: &[u32]) -> Result<usize, GpuError> {
+        if self.curve != msm.curve {
+            return Err(GpuError::CurveMismatch {
+                expected: msm.curve,
+                given: self.curve,
+            });
+        }
+        if self.limb_bits != msm.constants.limb_bits {
+            return Err(GpuError::BasesMismatch(format!(
+                "were converted to {}-bit limbs, this MSM uses {}-bit limbs",
+                self.limb_bits, msm.constants.limb_bits
+            )));
+        }
+        let k = count_scalars(scalars)?;
+        if k != self.n {
+            return Err(GpuError::InputLength {
+                points: self.n,
+                scalars: k,
+            });
+        }
+        Ok(k)
+    }
+
+    /// The plan of an MSM over these bases: `options`, with the batches the upload made.
+    pub(super) fn plan(
+        &self,
+        msm: &GpuMsm,
+        ctx: &GpuContext,
+        options: &MsmOptions,
+    ) -> Result<Plan, GpuError> {
+        let options = MsmOptions {
+            batch: Some(self.batch),
+            first_batch: (self.first_batch < self.n).then_some(self.first_batch),
+            ..*options
+        };
+        let plan = msm.plan(ctx, self.n, &options)?;
+        if plan.batch_ranges().len() != self.chunks.len()
+            || (plan.batch, plan.first_batch) != (self.batch, self.first_batch)
+        {
+            return Err(GpuError::BasesMismatch(format!(
+                "were uploaded in batches of {} points (the first {}), these options give {} (the first {})",
+                self.batch, self.first_batch, plan.batch, plan.first_batch
+            )));
+        }
+        Ok(plan)
+    }
+}
+
+impl GpuMsm {
+    /// Checks `points` on the curve, uploads them and converts them on the device once, for any
+    /// number of MSMs with new scalars ([`GpuMsm::run`], [`GpuMsm::run_batch`]).
+    pub async fn upload_bases<A: GpuPoint>(
+        &self,
+        ctx: &GpuContext,
+        points: &[A],
+    ) -> Result<Bases<A>, GpuError> {
+        self.check_curve::<A>()?;
+        let packed = pack_typed(self.curve, points)?;
+        let bases = self
+            .upload_packed_bases(ctx, &packed, &MsmOptions::default())
+            .await?;
+        Ok(Bases {
+            inner: bases.inner,
+            _points: PhantomData,
+        })
+    }
+
+    /// [`GpuMsm::upload_bases`] from packed points, as [`GpuMsm::run_packed`] takes them. The
+    /// points must be on the curve; coordinates at or above p are refused
+    /// ([`GpuError::CoordinateOutOfRange`]). The points are kept in the batches of the plan of
+    /// n points with `options`; the MSMs over them must keep those batches.
+    pub async fn upload_packed_bases(
+        &self,
+        ctx: &GpuContext,
+        points: &[u32],
+        options: &MsmOptions,
+    ) -> Result<Bases, GpuError> {
+        let n = count_points(self.curve, points)?;
+        let plan = self.plan(ctx, n, options)?;
+        let point_bytes = (2 * self.constants.limbs * 4) as u64;
+        let ranges = if n == 0 { Vec::new() } else { plan.batch_ranges() };
+        let chunks: Vec<wgpu::Buffer> = ranges
+            .iter()
+            .map(|r| {
+                ctx.device.create_buffer(&wgpu::BufferDescriptor {
+                    label: Some("resident bases"),
+                    size: r.len() as u64 * point_bytes,
+                    usage: wgpu::BufferUsages::STORAGE,
+                    mapped_at_creation: false,
+                })
+            })
+            .collect();
+        if n > 0 {
+            let scope = ctx.device.push_error_scope(wgpu::ErrorFilter::Validation);
+            // The buffers of the MSMs to come: with timestamp queries where the device has them.
+            let timestamps = ctx.features.contains(wgpu::Features::TIMESTAMP_QUERY);
+            let resources = self.take_resources(ctx, &plan, timestamps);
+            let no_clock = || 0.0;
+            let mut run = Run::new(ctx, self, resources, TimingSource::None, &no_clock);
+            let coord_words = 2 * self.curve.coord_words();
+            for (range, chunk) in ranges.iter().zip(&chunks) {
+                let words = &points[range.start * coord_words..range.end * coord_words];
+                run.convert(range.start, words, chunk).await?;
+            }
+            let bad = run.bad_coordinate().await;
+            self.keep_resources(run.into_resources());
+            if let Some(error) = scope.pop().await {
+                return Err(GpuError::Validation(error.to_string()));
+            }
+            if let Some(c) = bad? {
+                return Err(bad_coordinate(c));
+            }
+        }
+        Ok(Bases {
+            inner: Resident {
+                curve: self.curve,
+                limb_bits: self.constants.limb_bits,
+                n,
+                batch: plan.batch,
+                first_batch: plan.first_batch,
+                chunks,
+            },
+            _points: PhantomData,
+        })
+    }
+
+    /// `Σ scalars[i]·bases[i]` against bases already on the device: only the scalars cross.
+    pub async fn run<A: GpuPoint>(
+        &self,
+        ctx: &GpuContext,
+        bases: &Bases<A>,
+        scalars: &[A::Scalar],
+    ) -> Result<A::Output, GpuError> {
+        let words: Vec<[u64; 4]> = scalars.iter().map(A::scalar_words).collect();
+        let out = self
+            .run_bases_packed(ctx, bases, &pack_scalars(&words), &MsmOptions::default(), &|| 0.0)
+            .await?;
+        typed_output::<A>(out.result)
+    }
+
+    /// One MSM per scalar vector, all against the same resident bases, in order. They run one
+    /// after another on the same device buffers; the points are not moved again.
+    pub async fn run_batch<A: GpuPoint, S: AsRef<[A::Scalar]>>(
+        &self,
+        ctx: &GpuContext,
+        bases: &Bases<A>,
+        scalar_sets: &[S],
+    ) -> Result<Vec<A::Output>, GpuError> {
+        let mut out = Vec::with_capacity(scalar_sets.len());
+        for scalars in scalar_sets {
+            out.push(self.run(ctx, bases, scalars.as_ref()).await?);
+        }
+        Ok(out)
+    }
+
+    /// [`GpuMsm::run`] from packed scalars (8 little-endian 32-bit words each), with options and
+    /// a clock for the stage times, as [`GpuMsm::run_packed`]. The points stay in the batches of
+    /// the upload (the options' `batch` and `first_batch` are not used); a binding limit that
+    /// cannot hold those batches is refused ([`GpuError::BasesMismatch`]).
+    pub async fn run_bases_packed<A>(
+        &self,
+        ctx: &GpuContext,
+        bases: &Bases<A>,
+        scalars: &[u32],
+        options: &MsmOptions,
+        now: &dyn Fn() -> f64,
+    ) -> Result<MsmOutput, GpuError> {
+        self.run_from(ctx, Source::Resident(&bases.inner), scalars, options, now)
+            .await
+    }
+
+    /// The device buffers of the last plan run if they fit `plan`, else new ones.
+    pub(super) fn take_resources(&self, ctx: &GpuContext, plan: &Plan, timestamps: bool) -> Resources {
+        let cached = self
+            .resources
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .take()
+            .filter(|r| r.fits(plan, timestamps));
+        cached.unwrap_or_else(|| Resources::new(ctx, self, plan, timestamps))
+    }
+
+    /// Keeps device buffers for the next MSM with the same plan.
+    pub(super) fn keep_resources(&self, resources: Resources) {
+        *self.resources.lock().unwrap_or_else(|e| e.into_inner()) = Some(resources);
+    }
+}
