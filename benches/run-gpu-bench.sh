@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs on the GPU machine, from the project root, after `make gpu-bench-bin` here and a copy of
 # .gl/ and .bin/ there. Unpacks the Vulkan loader, points it at NVIDIA's driver, runs the
-# benchmarks named by the argument (all|msm|profile|upload|stats|mont; default all) and writes
+# benchmarks named by the argument (all|msm|profile|resident|upload|stats|mont; default all) and writes
 # the results JSON into $OUT (default: benches/results).
 set -euo pipefail
 for f in .gl/*.deb; do dpkg -x "$f" /; done
@@ -26,6 +26,12 @@ fi
 if [[ $what == all || $what == profile ]]; then
   ./.bin/msm_bench --curves bls12-377,bn254 --log-n 16,18,20 --limb-bits 0 --profiles calibrated,h200 --reps 7 \
       "${stamp[@]}" --out "$out/gpu-msm-profiles-$device.json"
+fi
+if [[ $what == all || $what == resident ]]; then
+  # Bases resident on the GPU (uploaded and converted once, scalars only per MSM) beside the
+  # host-array MSM of the same plan, on the native default width.
+  ./.bin/msm_bench --curves bn254,bls12-377 --log-n 16,18,20,22 --limb-bits 0 --resident 1 --reps 7 \
+      "${stamp[@]}" --out "$out/gpu-msm-resident-$device.json"
 fi
 if [[ $what == all || $what == upload ]]; then
   # Host-to-GPU copy of 128 MiB (the packed input of BLS12-377 at n = 2^20), four ways.

@@ -16,6 +16,9 @@
 //!        [--windows 0,15,16] (window size c; 0: the plan's default)
 //!        [--batches 0,1,2,4] (split the points into this many batches; 0: the plan's default)
 //!        [--edits none,...] [--reps 5] [--commit C] [--date D] --out FILE
+//!        [--resident 1] (also time each configuration against bases resident on the GPU: the
+//!        points uploaded and converted once, `GpuMsm::run_bases_packed` timed with the scalars
+//!        alone, recorded beside the host-array run as `…/resident`, with the upload's time)
 
 use std::time::Instant;
 
@@ -133,6 +136,7 @@ fn main() {
     let mut windows = vec![0u32];
     let mut batches = vec![0usize];
     let mut profile_names = vec!["calibrated".to_string()];
+    let mut resident = false;
     let (mut commit, mut date, mut out) =
         ("unknown".to_string(), "unknown".to_string(), String::new());
     let mut it = std::env::args().skip(1);
@@ -156,6 +160,7 @@ fn main() {
             "--batches" => batches = list(&v),
             "--profiles" => profile_names = list(&v),
             "--reps" => reps = v.parse().expect("--reps"),
+            "--resident" => resident = v != "0",
             "--commit" => commit = v,
             "--date" => date = v,
             "--out" => out = v,
@@ -336,14 +341,16 @@ fn main() {
                         median_run,
                         median_host
                     );
-                    results.push(json!({
-                        "name": format!("{}/{pattern}/2^{log_n}/w{w}{}{}", curve.name(),
+                    let name = format!("{}/{pattern}/2^{log_n}/w{w}{}{}", curve.name(),
                             format!("{}{}{}", if window == 0 { String::new() } else { format!("/c{window}") }, if chunk == 0 { String::new() } else { format!("/k{chunk}") },
                                 if split == 0 { String::new() } else { format!("/b{split}") }) + &if segs == 0 { String::new() } else { format!("/s{segs}") }
                                 + &if first == 0 { String::new() } else { format!("/f{first}") },
                             if variant == "none" { String::new() } else { format!("/{variant}") })
-                            + &if profile == "calibrated" { String::new() } else { format!("/{profile}") },
+                            + &if profile == "calibrated" { String::new() } else { format!("/{profile}") };
+                    results.push(json!({
+                        "name": name,
                         "params": {
+                            "mode": "host-arrays",
                             "curve": curve.name(), "n": n, "log_n": log_n, "limb_bits": w, "pattern": pattern, "edit": variant,
                             "profile": profile, "smvp_wave": msm.profile().smvp_wave(msm.constants.limbs),
                             "window_bits": warm.plan.window_bits, "batches": warm.plan.batches(), "first_batch": warm.plan.first_batch, "segments": warm.plan.segments,
@@ -359,6 +366,57 @@ fn main() {
                         "samples": sorted.len(), "verified": verified,
                     }));
                     write(&results, &profiles_used);
+                    if resident {
+                        // The same MSM against bases uploaded once: only the scalars cross.
+                        let t = now();
+                        let bases = block_on(msm.upload_packed_bases(&ctx, &input.points, &options))
+                            .expect("upload bases");
+                        let upload_s = now() - t;
+                        let run = || {
+                            block_on(msm.run_bases_packed(&ctx, &bases, &input.scalars, &options, &now))
+                                .expect("resident run")
+                        };
+                        let (warm_start, mut warm_runs) = (now(), 0);
+                        let mut verified = true;
+                        while warm_runs < 3 || now() - warm_start < 1.0 {
+                            verified &= run().result == input.expected;
+                            warm_runs += 1;
+                        }
+                        let mut runs = Vec::new();
+                        for _ in 0..reps {
+                            let start = now();
+                            let got = run();
+                            runs.push((now() - start, got.stages.clone(), got.host.clone()));
+                            verified &= got.result == input.expected;
+                        }
+                        all_verified &= verified;
+                        let mut sorted: Vec<f64> = runs.iter().map(|r| r.0).collect();
+                        sorted.sort_by(f64::total_cmp);
+                        let median = sorted[sorted.len() / 2];
+                        let (_, median_run, median_host) = runs.iter().find(|r| r.0 == median).unwrap();
+                        eprintln!(
+                            "  resident: median {:.2} ms [{:.2}, {:.2}], upload {:.2} ms, verified {verified}",
+                            median * 1e3,
+                            sorted[0] * 1e3,
+                            sorted[sorted.len() - 1] * 1e3,
+                            upload_s * 1e3
+                        );
+                        results.push(json!({
+                            "name": format!("{name}/resident"),
+                            "params": {
+                                "mode": "resident", "curve": curve.name(), "n": n, "log_n": log_n, "limb_bits": w,
+                                "pattern": pattern, "edit": variant, "profile": profile,
+                                "upload_bases_ms": upload_s * 1e3,
+                                "host_ms_of_median_run": median_host.iter().map(|(s, t)| json!({"phase": s, "ms": t * 1e3})).collect::<Vec<_>>(),
+                                "stages_ms_of_median_run": median_run.iter().map(|(s, t)| json!({"stage": s, "ms": t * 1e3})).collect::<Vec<_>>(),
+                                "seconds": runs.iter().map(|r| r.0).collect::<Vec<_>>(),
+                            },
+                            "unit": "ms",
+                            "median": median * 1e3, "min": sorted[0] * 1e3, "max": sorted[sorted.len() - 1] * 1e3,
+                            "samples": sorted.len(), "verified": verified,
+                        }));
+                        write(&results, &profiles_used);
+                    }
                 }
             }
         }
