@@ -17,6 +17,7 @@
 //! <https://hyperelliptic.org/EFD/>) or in Hisil–Wong–Carter–Dawson 2008, and an mdBook anchor
 //! around it. [`Group`] is the interface the MSM code is written against. With the `ark` feature
 //! (on by default), `ark` converts points and scalars to and from arkworks' types.
+#![deny(missing_docs)]
 
 #[cfg(feature = "ark")]
 pub mod ark;

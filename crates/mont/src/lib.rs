@@ -21,6 +21,7 @@
 //! runs the dependent-multiplication loop that the benches and the widget time.
 //!
 //! No `unsafe` outside the SIMD lane implementations; no allocation outside [`mod@limb_constants`].
+#![deny(missing_docs)]
 
 // The loops are written in the index notation of the papers they come from (t[i + j], p[j], …)
 // so that each listing reads against its source; iterator rewrites would hide that.

@@ -33,6 +33,7 @@
 //! memory through wasm-bindgen-rayon). [`format`] reads and writes the interchange layout of the
 //! `msm` tool and the npm package. With the `ark` feature (on by default), [`ark::msm`] takes and
 //! returns arkworks types.
+#![deny(missing_docs)]
 
 pub mod all_affine;
 #[cfg(feature = "ark")]
