@@ -2,7 +2,7 @@
 //! `VariableBaseMSM::msm`, computed by this crate's fastest CPU path.
 //!
 //! That path is the all-affine MSM ([`crate::all_affine`]); with the `rayon` feature it is cut
-//! into one share per thread of rayon's pool ([`crate::split::msm_parallel`]). Points and scalars
+//! into one share per thread of rayon's pool (`split::msm_parallel`). Points and scalars
 //! cross over through `fastmsm_curves::ark`, so every curve of the book works the same way:
 //!
 //! ```

@@ -11,7 +11,7 @@
 //!
 //! Everything here is derived, nothing typed: β and λ by [`roots`], paired on the generator
 //! (φ(G) = λG picks which of β, β² goes with λ), the short lattice basis and the rounding
-//! constants by [`lattice`]. [`glv_of`] derives them once per curve and keeps them.
+//! constants by `lattice`. [`glv_of`] derives them once per curve and keeps them.
 //!
 //! **Only for points of order r.** φ(P) = λP holds on the prime-order subgroup. The plain MSM
 //! computes the exact integer combination for any point on the curve; the GLV path does not for
@@ -44,7 +44,7 @@ pub struct Glv<C: SwCurve> {
 }
 
 /// An MSM rewritten for the endomorphism: `points.len()` is twice the original n, every scalar is
-/// below `bound`, and Σ scalars[i]·points[i] is the original sum.
+/// below `bound`, and Σ scalars\[i\]·points\[i\] is the original sum.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GlvInput<A> {
     /// ±P_i for i < n, then ±φ(P_i).

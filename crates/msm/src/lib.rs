@@ -29,8 +29,8 @@
 //! [`Bls12_377G1`], [`Bls12_381G1`]), Jacobian for the same curves, and extended twisted Edwards
 //! ([`EdBls12_377G`]). Everything is portable (it runs in WebAssembly). [`split`] cuts the
 //! all-affine MSM into shares of equal work for threads or workers; with the `rayon` feature
-//! [`split::msm_parallel`] runs them on rayon's pool (native threads, or Web Workers over shared
-//! memory through wasm-bindgen-rayon). [`format`] reads and writes the interchange layout of the
+//! `split::msm_parallel` runs them on rayon's pool (native threads, or Web Workers over shared
+//! memory through wasm-bindgen-rayon). [`format`](mod@format) reads and writes the interchange layout of the
 //! `msm` tool and the npm package. With the `ark` feature (on by default), [`ark::msm`] takes and
 //! returns arkworks types.
 #![deny(missing_docs)]

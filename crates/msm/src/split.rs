@@ -16,7 +16,7 @@
 //!
 //! [`plan`] picks the window width from all the scalars, exactly as [`crate::all_affine`] does,
 //! so every share uses the same c; [`run_share`] computes one share from the points it reads;
-//! [`msm_split`] runs every share in turn and [`msm_parallel`] (feature `rayon`) at once.
+//! [`msm_split`] runs every share in turn and `msm_parallel` (feature `rayon`) at once.
 
 use core::ops::Range;
 
