@@ -179,6 +179,18 @@ fn process_clock() -> f64 {
 impl GpuMsm {
     /// The MSM of `curve`, compiled for this device at the limb width and with the plan of the
     /// device's profile (calibrated on first use and cached natively; see [`GpuMsmOptions`]).
+    ///
+    /// ```no_run
+    /// use ark_bn254::{Fr, G1Affine, G1Projective};
+    /// use fastmsm_gpu::GpuContext;
+    /// use fastmsm_gpu::msm::{GpuCurve, GpuMsm};
+    ///
+    /// # async fn prove(bases: &[G1Affine], scalars: &[Fr]) -> Result<(), fastmsm_gpu::GpuError> {
+    /// let ctx = GpuContext::new().await?;
+    /// let gpu = GpuMsm::new(&ctx, GpuCurve::Bn254).await?;
+    /// let commitment: G1Projective = gpu.msm(&ctx, bases, scalars).await?;
+    /// # Ok(()) }
+    /// ```
     pub async fn new(ctx: &GpuContext, curve: GpuCurve) -> Result<Self, GpuError> {
         Self::with_options(ctx, curve, &GpuMsmOptions::default()).await
     }

@@ -122,6 +122,20 @@ impl Resident {
 impl GpuMsm {
     /// Checks `points` on the curve, uploads them and converts them on the device once, for any
     /// number of MSMs with new scalars ([`GpuMsm::run`], [`GpuMsm::run_batch`]).
+    ///
+    /// ```no_run
+    /// use ark_bn254::{Fr, G1Affine, G1Projective};
+    /// use fastmsm_gpu::GpuContext;
+    /// use fastmsm_gpu::msm::{GpuCurve, GpuMsm};
+    ///
+    /// # async fn commit_all(srs: &[G1Affine], polys: &[Vec<Fr>]) -> Result<(), fastmsm_gpu::GpuError> {
+    /// let ctx = GpuContext::new().await?;
+    /// let gpu = GpuMsm::new(&ctx, GpuCurve::Bn254).await?;
+    /// let bases = gpu.upload_bases(&ctx, srs).await?; // the points cross once
+    /// let first: G1Projective = gpu.run(&ctx, &bases, &polys[0]).await?;
+    /// let all: Vec<G1Projective> = gpu.run_batch(&ctx, &bases, polys).await?;
+    /// # Ok(()) }
+    /// ```
     pub async fn upload_bases<A: GpuPoint>(
         &self,
         ctx: &GpuContext,
