@@ -141,6 +141,61 @@ pub fn smvp<G: MsmGroup>(points: &[G::Affine], csr: &CsrWindow) -> Vec<G> {
 }
 // ANCHOR_END: smvp
 
+// ANCHOR: smvp_chunks
+/// One chunk of [`smvp_chunked`]: a run of consecutive CSR entries, and what it adds to each
+/// bucket it touches.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SmvpChunk<G> {
+    /// The entries `entries[first..end]` of the window's CSR form.
+    pub first: usize,
+    /// One past the last entry.
+    pub end: usize,
+    /// (bucket b, the sum of this chunk's entries in row b), buckets in increasing order; the first
+    /// and last bucket may be cut by the chunk's boundaries and get the rest from a neighbour.
+    pub pieces: Vec<(usize, G)>,
+}
+
+/// The SMVP cut by entries instead of by buckets, as the GPU stage balances it: every chunk adds
+/// `chunk` consecutive entries (the last one fewer) whatever the bucket sizes, so one full bucket
+/// cannot keep one thread busy while the others idle. A bucket cut by a chunk boundary gets one
+/// piece from each chunk it spans; adding the pieces per bucket gives [`smvp`]'s sums, returned
+/// second (`sums[b − 1]` is bucket b).
+pub fn smvp_chunked<G: MsmGroup>(
+    points: &[G::Affine],
+    csr: &CsrWindow,
+    chunk: usize,
+) -> (Vec<SmvpChunk<G>>, Vec<G>) {
+    assert!(chunk >= 1, "a chunk holds at least one entry");
+    let mut chunks = Vec::new();
+    let mut bucket = 0; // the row of the entry being added: row_ptr[bucket] ≤ e < row_ptr[bucket + 1]
+    for first in (0..csr.entries.len()).step_by(chunk) {
+        let end = (first + chunk).min(csr.entries.len());
+        let mut pieces: Vec<(usize, G)> = Vec::new();
+        for e in first..end {
+            while csr.row_ptr[bucket + 1] as usize <= e {
+                bucket += 1;
+            }
+            let (i, negative) = decode_entry(csr.entries[e]);
+            let p = if negative {
+                G::affine_neg(&points[i])
+            } else {
+                points[i]
+            };
+            match pieces.last_mut() {
+                Some((b, sum)) if *b == bucket => *sum = sum.add_affine(&p),
+                _ => pieces.push((bucket, G::identity().add_affine(&p))),
+            }
+        }
+        chunks.push(SmvpChunk { first, end, pieces });
+    }
+    let mut sums = vec![G::identity(); csr.buckets()];
+    for (b, piece) in chunks.iter().flat_map(|c| &c.pieces) {
+        sums[b - 1] = sums[b - 1].add(piece);
+    }
+    (chunks, sums)
+}
+// ANCHOR_END: smvp_chunks
+
 /// Why two CSR forms of one window differ.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum CsrMismatch {
@@ -289,5 +344,48 @@ mod tests {
             vec![0, 3, 0x8000_0005, 0x8000_0001, 4],
             "bucket 2: P0, P3, −P5; bucket 3: −P1; bucket 4: P4"
         );
+    }
+
+    #[test]
+    fn chunked_smvp_equals_smvp_for_every_chunk_size() {
+        use crate::Bn254G1;
+        use fastmsm_curves::Group;
+        // P_i = (i + 1)·G; the window of small_window_by_hand and one with every point in one bucket
+        let g = Bn254G1::generator();
+        let mut acc = g;
+        let points: Vec<_> = (0..6)
+            .map(|_| {
+                let p = acc.to_affine();
+                acc = acc.add(&g);
+                p
+            })
+            .collect();
+        for digits in [[2, -3, 0, 2, 4, -2], [3, 3, -3, 3, 3, -3], [0; 6]] {
+            let csr = transpose(&digits, 4);
+            let want = smvp::<Bn254G1>(&points, &csr);
+            for k in 1..=8 {
+                let (chunks, sums) = smvp_chunked::<Bn254G1>(&points, &csr, k);
+                assert_eq!(sums, want, "digits {digits:?}, chunk {k}");
+                assert_eq!(chunks.len(), csr.entries.len().div_ceil(k));
+                for (t, c) in chunks.iter().enumerate() {
+                    assert_eq!(
+                        (c.first, c.end),
+                        (t * k, (t * k + k).min(csr.entries.len()))
+                    );
+                    assert!(
+                        c.pieces.windows(2).all(|w| w[0].0 < w[1].0),
+                        "buckets increase"
+                    );
+                    assert!(c.pieces.iter().all(|(b, _)| (1..=4).contains(b)));
+                }
+            }
+        }
+        // chunk 2 over entries [P0, P3, −P5 | −P1 | P4]: bucket 2 is cut after its second entry
+        let (chunks, _) = smvp_chunked::<Bn254G1>(&points, &transpose(&[2, -3, 0, 2, 4, -2], 4), 2);
+        let buckets: Vec<Vec<usize>> = chunks
+            .iter()
+            .map(|c| c.pieces.iter().map(|p| p.0).collect())
+            .collect();
+        assert_eq!(buckets, vec![vec![2], vec![2, 3], vec![4]]);
     }
 }

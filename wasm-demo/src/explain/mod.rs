@@ -14,6 +14,10 @@
 //! widget can check them once more with its own arithmetic.
 
 mod barrett;
+mod curve_ops;
+mod cuzk_steps;
+mod glv_split;
+mod reduction_steps;
 
 use fastmsm_msm::glv::words_to_big;
 use num_bigint::BigUint;
