@@ -6,16 +6,9 @@
 # headless build, split to fit the machine's transfer limit.
 #   OUT=DIR CURVES=bls12-377,bn254 LOGN=16,18 REPS=5 bash benches/browser/threads-on-gpu-machine.sh
 set -eu
-OUT=${OUT:-/tmp/out}; RT=${RT:-/root/chr}; C=.chrome2
+OUT=${OUT:-/tmp/out}
 mkdir -p "$OUT"
-if ! (cd "$RT" 2>/dev/null && sha256sum -c "$PWD/$C/chromium.sha256" >/dev/null 2>&1); then
-  P1=.chrome/chromium.xz.part1; [ -f $P1 ] || P1=/root/stage/chromium.xz.part1
-  mkdir -p "$RT"
-  cat "$P1" "$C/chromium.xz.part2" | python3 -c "import lzma,shutil,sys; shutil.copyfileobj(lzma.open(sys.stdin.buffer), sys.stdout.buffer, 1<<22)" > "$RT/chromium"
-  tar xJf "$C/rtlibs.tar.xz" -C "$RT"; chmod +x "$RT/chromium"
-  (cd "$RT" && sha256sum -c "$OLDPWD/$C/chromium.sha256")
-fi
-export LD_LIBRARY_PATH=$RT/lib:$RT HOME=/tmp/chome; mkdir -p $HOME
+source benches/browser/chromium.sh
 { nproc; lscpu | grep -E 'Model name|^CPU\(s\)'; "$RT/chromium" --version; } > "$OUT/env.txt" 2>&1 || true
 jobs=$(python3 -c "
 import json, os, urllib.parse

@@ -33,6 +33,9 @@ export const controls = [
   { name: 'profile', label: 'Device profile', type: 'select', default: 'auto',
     options: [{ value: 'auto', label: 'calibrated (cached)' }, { value: 'recalibrate', label: 'Recalibrate now' },
       'h200', 'h100', 'swiftshader', 'lavapipe', 'portable'] },
+  { name: 'kernels', label: 'Montgomery product', type: 'select', default: 'auto',
+    options: [{ value: 'auto', label: "the profile's" }, { value: 'unrolled', label: 'straight-line' },
+      { value: 'compact', label: 'row loop (compact)' }] },
 ];
 // The E2E run, on SwiftShader (headless Chromium's software adapter): a power of two and an n that
 // is not one. Ed-on-BLS12-377 only: SwiftShader's shader compiler crashes (and takes Chromium's GPU
@@ -108,6 +111,7 @@ export async function task(wasm, params, progress) {
   const seed = Number(params.seed ?? SEED) >>> 0;
 
   const mode = params.profile ?? 'auto';
+  const kernels = params.kernels ?? 'auto';
 
   progress(0, 'Opening the GPU device…');
   const adapter = await wasm.gpu_msm_adapter();
@@ -123,7 +127,8 @@ export async function task(wasm, params, progress) {
       say(0.15, 'device profile and pipelines (once per curve)');
       profile = await wasm.gpu_msm_profile(curve, mode, await cached(), (f, text) => say(0.15 + 0.15 * f, text));
       if (profile.origin === 'calibrated') await cached(profile.profile);
-      say(0.3, 'compiling the pipelines (once per curve and limb width)');
+      say(0.3, 'compiling the pipelines (once per curve, limb width and product form)');
+      wasm.gpu_msm_set_form(kernels);
       const compiled = await wasm.gpu_msm_compile(curve, limbs);
       // Test hook (end-to-end suite): lose the device here, as a crash of the GPU process would.
       if (self.fastmsmTest?.loseDeviceOnce) { self.fastmsmTest.loseDeviceOnce = false; await wasm.gpu_msm_lose_device(); }
@@ -147,6 +152,7 @@ export async function task(wasm, params, progress) {
           windows: first.windows, buckets: first.buckets, batch: first.batch, batches: first.batches,
           segments: first.segments, timing: first.timing,
           compile_ms: compiled.compile_seconds === null ? null : round(compiled.compile_seconds * 1e3, 1),
+          kernel_form: compiled.form,
           profile: profile.origin,
           stages_ms_of_median_run: mid.stages.map((s) => ({ stage: s.stage, ms: round(s.seconds * 1e3) })),
           host_ms_of_median_run: mid.host.map((s) => ({ phase: s.stage, ms: round(s.seconds * 1e3) })),
@@ -173,7 +179,7 @@ export async function task(wasm, params, progress) {
     suite: 'gpu-msm',
     device: { name, backend: 'WebGPU', device_type: adapter.device_type },
     adapter: { timestamp_query: adapter.timestamp_query, limits: adapter.limits },
-    params: { repetitions, limbs: limbs || 'auto', window: window || 'automatic', arkworks_check_up_to: 2 ** cpuCheck, seed, profile: mode },
+    params: { repetitions, limbs: limbs || 'auto', window: window || 'automatic', arkworks_check_up_to: 2 ** cpuCheck, seed, profile: mode, kernels },
     profile: profile && { origin: profile.origin, summary: profile.summary, seconds: profile.seconds, ...JSON.parse(profile.profile) },
     results,
     verified: results.length > 0 && results.every((r) => r.verified),

@@ -23,6 +23,7 @@ use ark_ec::{CurveGroup, PrimeGroup, VariableBaseMSM};
 use ark_ff::{PrimeField as ArkPrimeField, Zero};
 use fastmsm_gpu::calibrate::{self, ProfileRequest};
 use fastmsm_gpu::msm::{GpuCurve, GpuMsm, MsmOptions, TimingSource, pack_points, pack_scalars};
+use fastmsm_gpu::mont_wgsl::KernelForm;
 use fastmsm_gpu::{DeviceProfile, GpuError};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
@@ -46,8 +47,10 @@ fn current_profile() -> DeviceProfile {
 }
 
 thread_local! {
-    // Compiled stages per (curve, limb width): building the pipelines is the slow part of a run.
-    static PIPELINES: RefCell<HashMap<(GpuCurve, u32), Rc<GpuMsm>>> = RefCell::new(HashMap::new());
+    // Compiled stages per (curve, limb width, form): building the pipelines is the slow part of a run.
+    static PIPELINES: RefCell<HashMap<(GpuCurve, u32, KernelForm), Rc<GpuMsm>>> = RefCell::new(HashMap::new());
+    // The product's form the reader chose over the profile's (None: the profile's).
+    static FORM: RefCell<Option<KernelForm>> = const { RefCell::new(None) };
     // The device profile every compiled MSM of this worker plans with.
     static PROFILE: RefCell<Option<DeviceProfile>> = const { RefCell::new(None) };
 }
@@ -93,21 +96,44 @@ fn limb_bits_for(curve: GpuCurve, limb_bits: u32) -> u32 {
     }
 }
 
-/// The compiled MSM for (curve, width) and the seconds compiling took (`None`: already compiled).
+/// The product's form MSMs of this worker compile with: the reader's choice, else the profile's.
+fn current_form() -> KernelForm {
+    FORM.with(|f| *f.borrow()).unwrap_or_else(|| current_profile().kernel_form)
+}
+
+/// Sets the Montgomery product's form for the MSMs this worker compiles from now on: "auto"
+/// (the device profile's), "unrolled" or "compact" (see `fastmsm_gpu::mont_wgsl::KernelForm`).
+#[wasm_bindgen]
+pub fn gpu_msm_set_form(form: String) -> Result<(), JsValue> {
+    let form = match form.as_str() {
+        "auto" | "" => None,
+        name => Some(KernelForm::parse(name).ok_or_else(|| {
+            err(format_args!(
+                "unknown kernel form {name:?}: auto, unrolled or compact"
+            ))
+        })?),
+    };
+    FORM.with(|f| *f.borrow_mut() = form);
+    Ok(())
+}
+
+/// The compiled MSM for (curve, width) in the current form and the seconds compiling took
+/// (`None`: already compiled).
 pub(crate) async fn pipelines(curve: GpuCurve, limb_bits: u32) -> Result<(Rc<GpuMsm>, Option<f64>), JsValue> {
-    if let Some(m) = PIPELINES.with(|p| p.borrow().get(&(curve, limb_bits)).cloned()) {
+    let form = current_form();
+    if let Some(m) = PIPELINES.with(|p| p.borrow().get(&(curve, limb_bits, form)).cloned()) {
         return Ok((m, None));
     }
     let ctx = gpu_context().await?;
     let start = now_seconds();
     let m = Rc::new(
-        GpuMsm::with_limb_bits(&ctx, curve, limb_bits)
+        GpuMsm::with_form(&ctx, curve, limb_bits, form)
             .await
             .map_err(|e| gpu_failure(e, Some(&ctx)))?,
     );
     m.set_profile(current_profile());
     let seconds = now_seconds() - start;
-    PIPELINES.with(|p| p.borrow_mut().insert((curve, limb_bits), m.clone()));
+    PIPELINES.with(|p| p.borrow_mut().insert((curve, limb_bits, form), m.clone()));
     Ok((m, Some(seconds)))
 }
 
@@ -115,6 +141,8 @@ pub(crate) async fn pipelines(curve: GpuCurve, limb_bits: u32) -> Result<(Rc<Gpu
 struct Compiled {
     curve: &'static str,
     limb_bits: u32,
+    /// "unrolled" or "compact".
+    form: &'static str,
     /// Seconds spent compiling now; null when the pipelines were already compiled in this worker.
     compile_seconds: Option<f64>,
 }
@@ -125,10 +153,11 @@ struct Compiled {
 pub async fn gpu_msm_compile(curve: String, limb_bits: u32) -> Result<JsValue, JsValue> {
     let curve = gpu_curve(&curve)?;
     let limb_bits = limb_bits_for(curve, limb_bits);
-    let (_, compile_seconds) = pipelines(curve, limb_bits).await?;
+    let (msm, compile_seconds) = pipelines(curve, limb_bits).await?;
     to_js(&Compiled {
         curve: curve.name(),
         limb_bits,
+        form: msm.form.name(),
         compile_seconds,
     })
 }
@@ -177,7 +206,7 @@ pub async fn gpu_msm_profile(
                 Some(p) if !matches!(p.origin, fastmsm_gpu::profile::Origin::Fallback(_)) => {
                     if let Some(m) = PIPELINES.with(|m| {
                         m.borrow()
-                            .get(&(curve, p.limb_bits_with(false, curve.base_field())))
+                            .get(&(curve, p.limb_bits_with(false, curve.base_field()), p.kernel_form))
                             .cloned()
                     }) && (p.origin == fastmsm_gpu::profile::Origin::Named
                         || p.has_smvp_wave(m.constants.limbs))
@@ -208,7 +237,7 @@ pub async fn gpu_msm_profile(
         for m in p.values() {
             m.set_profile(profile.clone());
         }
-        p.insert((curve, limb_bits), Rc::new(msm));
+        p.insert((curve, limb_bits, msm.form), Rc::new(msm));
     });
     PROFILE.with(|p| *p.borrow_mut() = Some(profile.clone()));
     profile_report(&profile, Some(seconds), limb_bits)

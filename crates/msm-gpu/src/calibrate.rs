@@ -1,51 +1,38 @@
 //! Calibration: a short measurement on the device that fills in a [`DeviceProfile`].
 //!
-//! Two probes, each timed by the caller's clock (`Instant` natively, `performance.now()` in a
-//! browser) and reporting progress:
+//! The measure is the MSM itself, timed by the caller's clock (`Instant` natively,
+//! `performance.now()` in a browser), with progress reported. For every candidate limb width
+//! ([`candidate_widths`]: the portable 13 and 15 bits, and the 64-bit width where the adapter
+//! offers `SHADER_INT64`) the MSM is compiled and [`probe_smvp`] finds the chunk size that makes
+//! it fastest on [`probe_points`] points; the number of SMVP invocations at that size is the
+//! device's wave for that kernel. The fastest portable width becomes the profile's, and the 64-bit
+//! width is used only where its MSM beats it: Apple and Intel GPUs offer 64-bit integers but
+//! emulate the multiply, and on NVIDIA's the faster product rate of narrow limbs does not make the
+//! faster MSM, since the wide limbs halve the registers and bytes per point. Timing the MSM
+//! rather than a product microbenchmark is what makes both decisions come out right.
 //!
-//! * **field** ([`probe_field`]): chained WGSL Montgomery products per second at the portable
-//!   widths and, where the adapter has `SHADER_INT64`, at the 64-bit width. The fastest portable
-//!   width becomes the profile's, and the 64-bit width is used only where it beats it (Apple and
-//!   Intel GPUs offer 64-bit integers but emulate the multiply). A sample of every width's output
-//!   is checked against the CPU twin; a width that computes wrong is never chosen.
-//! * **SMVP** ([`probe_smvp`]): the MSM's own SMVP stage over one batch, at chunk sizes K that
-//!   give T = ⌈nW/K⌉ invocations. Every invocation adds K points in sequence, so while T is at most
-//!   the number of invocations the device runs at once (the wave V) the stage takes about K
-//!   additions' time and halves when T doubles; past V the extra invocations wait for a second
-//!   wave and the time stops falling. A doubling sweep brackets V, and a finer sweep inside the
-//!   bracket finds the T with the least time: one full wave.
-//!
-//! [`prepare`] runs both (or takes a named or cached profile), compiles the MSM at the width the
-//! profile picks and gives it the profile; natively [`load_cached`] and [`store_cached`] keep
-//! calibrations in a JSON file ([`default_cache_path`]).
+//! The product's form ([`form_for`]) follows the adapter's type. A calibration takes a few
+//! seconds natively (one compile and about a dozen MSMs per width); [`prepare`] runs it (or takes a
+//! named or cached profile) and hands back the MSM at the chosen width with the profile set;
+//! natively [`load_cached`] and [`store_cached`] keep calibrations in a JSON file
+//! ([`default_cache_path`]).
 
-use fastmsm_mont::{Canonical, Field, raw_product};
+use fastmsm_mont::{Canonical, Field};
 use serde_json::json;
 
-use crate::bench::{cpu_twin, sample_elements, wait_idle};
-use crate::field::{FieldKernels, INT64_LIMB_WIDTHS, Op, radix64_limb_bits};
+use crate::bench::sample_elements;
+use crate::field::{INT64_LIMB_WIDTHS, radix64_limb_bits};
+use crate::mont_wgsl::KernelForm;
 use crate::msm::{GpuCurve, GpuMsm, MsmOptions, pack_points};
 use crate::profile::{DeviceProfile, Origin};
-use crate::{GpuContext, GpuError, transfer};
+use crate::{GpuContext, GpuError};
 
-/// The portable widths the field probe compares (12 and 16 bits were slower everywhere measured,
+/// The portable widths a calibration compares (12 and 16 bits were slower everywhere measured,
 /// benches/results/wgsl-mont-*.json, and each width costs a shader compile).
 pub const PORTABLE_CANDIDATES: [u32; 2] = [13, 15];
 
 /// Progress: fraction done in [0, 1] and what is happening.
 pub type Progress<'a> = &'a dyn Fn(f64, &str);
-
-/// What the field probe measured.
-#[derive(Clone, Debug)]
-pub struct FieldProbe {
-    pub field: Field,
-    /// (limb bits, products per second, output matched the CPU twin).
-    pub rates: Vec<(u32, f64, bool)>,
-    pub threads: usize,
-    pub iterations: u32,
-    pub portable_limb_bits: u32,
-    pub fast_int64: bool,
-}
 
 /// The adapter a profile belongs to: name, backend and driver.
 pub fn device_key(ctx: &GpuContext) -> String {
@@ -58,120 +45,18 @@ pub fn device_key(ctx: &GpuContext) -> String {
     )
 }
 
-/// Seconds for one dispatch of `threads` chains, the least of `reps`.
-async fn time_chain(
-    ctx: &GpuContext,
-    kernels: &FieldKernels,
-    bind_group: &wgpu::BindGroup,
-    threads: usize,
-    reps: usize,
-    now: &dyn Fn() -> f64,
-) -> Result<f64, GpuError> {
-    let mut best = f64::INFINITY;
-    for _ in 0..reps {
-        let start = now();
-        kernels.dispatch(ctx, Op::Chain, bind_group, threads)?;
-        wait_idle(ctx).await?;
-        best = best.min(now() - start);
-    }
-    Ok(best)
-}
-
-/// Chained products per second of `field` at each candidate width (see the module docs).
-pub async fn probe_field(
-    ctx: &GpuContext,
-    field: Field,
-    now: &dyn Fn() -> f64,
-    progress: Progress<'_>,
-) -> Result<FieldProbe, GpuError> {
-    let mut widths: Vec<u32> = PORTABLE_CANDIDATES.to_vec();
-    if ctx.features.contains(wgpu::Features::SHADER_INT64) {
-        widths.push(radix64_limb_bits(field));
-    }
-    const ITERATIONS: u32 = 32;
-    let (mut threads, mut rates) = (0usize, Vec::new());
-    for (i, &w) in widths.iter().enumerate() {
-        progress(
-            i as f64 / widths.len() as f64,
-            &format!("field probe: {w}-bit limbs"),
-        );
-        let kernels = FieldKernels::with_ops(ctx, field, w, &[Op::Chain]).await?;
-        let limbs = kernels.limbs();
-        // The first width sizes the run for all: threads double until one dispatch takes 2 ms
-        // (enough to fill the device, short on a slow one), at most 2^20 or the binding limit.
-        let max_threads =
-            (ctx.limits.max_storage_buffer_binding_size / (4 * limbs as u64)).min(1 << 20) as usize;
-        let x = sample_elements(field, max_threads.min(1 << 20), 0x5eed + w as u64);
-        let y = sample_elements(field, max_threads.min(1 << 20), 0xcafe + w as u64);
-        let run = |t: usize| {
-            let (lx, ly) = (kernels.to_limbs(&x[..t]), kernels.to_limbs(&y[..t]));
-            let lhs = transfer::upload_u32(ctx, "x", &lx);
-            let rhs = transfer::upload_u32(ctx, "y", &ly);
-            let out = transfer::output_u32(ctx, "out", lx.len());
-            let params = transfer::uniform_u32(ctx, "params", &[t as u32, ITERATIONS, 0, 0]);
-            let group = kernels.bind_group(ctx, &lhs, &rhs, &out, &params);
-            (group, out, lx.len())
-        };
-        if threads == 0 {
-            threads = 1024.min(max_threads);
-            loop {
-                let (group, _, _) = run(threads);
-                let s = time_chain(ctx, &kernels, &group, threads, 1, now).await?;
-                if s >= 2e-3 || threads * 2 > max_threads {
-                    break;
-                }
-                threads *= 2;
-            }
-        }
-        let (group, out, words) = run(threads);
-        let seconds = time_chain(ctx, &kernels, &group, threads, 3, now).await?;
-        let got = kernels.from_limbs(&transfer::read_u32(ctx, &out, words).await?);
-        let twin = cpu_twin(w).expect("a supported width");
-        let verified = [0, threads / 2, threads - 1].iter().all(|&i| {
-            let mut acc: Canonical = x[i];
-            for _ in 0..ITERATIONS {
-                match raw_product(twin, field, &acc, &y[i]) {
-                    Ok(v) => acc = v,
-                    Err(_) => return false,
-                }
-            }
-            acc == got[i]
-        });
-        rates.push((w, (threads as f64 * ITERATIONS as f64) / seconds, verified));
-    }
-    let best = |pick: &dyn Fn(u32) -> bool| {
-        rates
-            .iter()
-            .filter(|(w, _, ok)| *ok && pick(*w))
-            .max_by(|a, b| a.1.total_cmp(&b.1))
-            .copied()
-    };
-    let portable = best(&|w| !INT64_LIMB_WIDTHS.contains(&w)).ok_or_else(|| {
-        GpuError::Validation(format!(
-            "field probe: no portable width computed {} correctly",
-            field.name()
-        ))
-    })?;
-    let fast_int64 = best(&|w| INT64_LIMB_WIDTHS.contains(&w)).is_some_and(|r| r.1 > portable.1);
-    Ok(FieldProbe {
-        field,
-        rates,
-        threads,
-        iterations: ITERATIONS,
-        portable_limb_bits: portable.0,
-        fast_int64,
-    })
-}
-
-/// What the SMVP probe measured: (invocations T, chunk K, seconds of the smvp stage) per step,
-/// and the wave it found.
+/// What the SMVP probe measured: (points n, chunk K, invocations T, seconds of one MSM) per
+/// step, and the wave it chose.
 #[derive(Clone, Debug)]
 pub struct SmvpProbe {
     pub limbs: usize,
     pub steps: Vec<(usize, u32, u32, f64)>,
+    /// Invocations per batch at the fastest K: the wave the plan sizes chunks to.
     pub invocations: u32,
-    /// False where the sweep ran out of points or time before the time stopped falling: the
-    /// wave is then at least `invocations`.
+    /// Seconds of one MSM of the probe's n points at that K.
+    pub seconds: f64,
+    /// False where the sweep ran out of time before the time turned up again: the fastest wave
+    /// measured is then a lower bound.
     pub bracketed: bool,
 }
 
@@ -200,10 +85,28 @@ fn probe_input(curve: GpuCurve, n: usize) -> (Vec<u32>, Vec<u32>) {
     (pack_points(curve, &points), scalars)
 }
 
-/// Finds how many SMVP invocations of `msm`'s kernel the device runs at once (module docs).
-/// `budget` bounds the seconds the sweeps take after a first, untimed run: a slow device (a CPU
-/// adapter) stops early with a coarser answer, or a lower bound where the time had not yet
-/// stopped falling (`bracketed` false).
+/// Points in the probe's MSM: enough that one wave of invocations has long chunks on a GPU, few
+/// on a CPU adapter, where one MSM of 2^18 points takes seconds.
+pub fn probe_points(ctx: &GpuContext) -> usize {
+    if ctx.info.device_type == wgpu::DeviceType::Cpu {
+        1 << 10
+    } else {
+        1 << 18
+    }
+}
+
+/// Finds the SMVP wave of `msm`'s kernel on this device: the number of invocations per batch
+/// (chunks of K entries) that makes a whole MSM of [`probe_points`] fastest.
+///
+/// Every invocation adds its K points in sequence, so as long as the device has room for more
+/// invocations, halving K halves the stage; once every invocation the device can hold is busy,
+/// smaller chunks only add head slots for `smvp_combine` to sum. The sweep doubles the
+/// invocations from a few hundred until the time has risen twice in a row, then tries the two
+/// half-steps beside the best. It times whole MSMs from the host clock, so it needs no timestamp
+/// queries, and it first keeps the device busy until two runs in a row agree, because GPUs idle
+/// at a fraction of their clock and a probe on a cold GPU measures the clock ramp instead.
+/// `budget` bounds its seconds after the warm-up; a slow device stops early with the best wave
+/// measured (`bracketed` false).
 pub async fn probe_smvp(
     ctx: &GpuContext,
     msm: &GpuMsm,
@@ -211,142 +114,104 @@ pub async fn probe_smvp(
     now: &dyn Fn() -> f64,
     progress: Progress<'_>,
 ) -> Result<SmvpProbe, GpuError> {
-    // Below K = 16 an invocation's fixed work (finding its chunk, writing its head slot) blurs
-    // the halving; the sweep moves to 8× more points instead.
-    const MIN_K: usize = 16;
-    const MAX_LOG_N: u32 = 17;
     let limbs = msm.constants.limbs;
-    // A first run outside the budget: drivers that compile lazily do it on first use.
-    let first = now();
-    measure_smvp(ctx, msm, 256, 16, &probe_input(msm.curve, 256), 1, now).await?;
-    // Devices slow enough that one run takes more than 50 ms (CPU adapters) get one run per step.
-    let reps = if now() - first > 0.05 { 1 } else { 2 };
+    let n = probe_points(ctx);
+    let input = probe_input(msm.curve, n);
+    let entries = n * msm.plan(ctx, n, &probe_options(n))?.windows as usize;
+    // Shorter chunks leave each invocation's fixed work (finding its chunk, writing a head slot)
+    // as large as its additions.
+    const MIN_K: usize = 16;
+    let cpu = ctx.info.device_type == wgpu::DeviceType::Cpu;
+    // Warm-up: the default plan until two runs agree within 5% (at most 1 s, once on a CPU).
+    let warm_until = now() + if cpu { 0.0 } else { 1.0 };
+    let mut last = f64::INFINITY;
+    loop {
+        let s = time_msm(ctx, msm, n, None, &input, now).await?.1;
+        progress(0.1, &format!("SMVP probe: warming up ({:.1} ms)", s * 1e3));
+        if (s - last).abs() <= 0.05 * last || now() >= warm_until {
+            break;
+        }
+        last = s;
+    }
+    let reps = if cpu { 1 } else { 3 };
     let start = now();
     let mut steps: Vec<(usize, u32, u32, f64)> = Vec::new();
-    let entries = |n: usize| -> Result<usize, GpuError> {
-        Ok(n * msm.plan(ctx, n, &probe_options(n))?.windows as usize)
-    };
-    // Doubling sweep: T = 16, 32, … at n points while K ≥ MIN_K, then at 8n points.
-    let (mut log_n, mut t) = (8u32, 16usize);
-    let mut flat_steps = 0;
-    let mut knee: Option<(usize, usize)> = None; // (last T that halved the time, the T after it)
-    let mut last: Option<(usize, f64)>;
-    'levels: while log_n <= MAX_LOG_N {
-        let n = 1usize << log_n;
-        let input = probe_input(msm.curve, n);
-        let e = entries(n)?;
-        last = None;
-        while e / t >= MIN_K {
-            if now() - start > budget {
-                break 'levels;
-            }
-            let k = e.div_ceil(t) as u32;
-            let (threads, s) = measure_smvp(ctx, msm, n, k, &input, reps, now).await?;
-            progress(
-                (0.6 * (now() - start) / budget).min(0.6),
-                &format!("SMVP probe: {threads} invocations of {k} points"),
-            );
-            steps.push((n, k, threads as u32, s));
-            if let Some((t0, s0)) = last {
-                if s > 0.75 * s0 {
-                    flat_steps += 1;
-                    if flat_steps == 1 {
-                        knee = Some((t0, threads));
-                    }
-                    if flat_steps == 2 {
-                        break 'levels;
-                    }
-                } else {
-                    flat_steps = 0;
-                    knee = None;
-                }
-            }
-            last = Some((threads, s));
-            t *= 2;
+    let mut measure = async |wave: usize| -> Result<(u32, f64), GpuError> {
+        let k = entries.div_ceil(wave).max(MIN_K) as u32;
+        if let Some(&(_, _, t, s)) = steps.iter().find(|st| st.1 == k) {
+            return Ok((t, s));
         }
-        log_n += 3;
-        t = (t / 2).max(16);
-    }
-    let Some((lo, hi)) = knee.filter(|_| flat_steps == 2) else {
-        // Never flattened: the device runs at least the largest T measured.
-        let most = steps.iter().map(|s| s.2).max().unwrap_or(1);
-        return Ok(SmvpProbe {
-            limbs,
-            steps,
-            invocations: most,
-            bracketed: false,
-        });
+        let mut best = (0, f64::INFINITY);
+        for _ in 0..reps {
+            let (t, s) = time_msm(ctx, msm, n, Some(k), &input, now).await?;
+            best = (t, best.1.min(s));
+        }
+        steps.push((n, k, best.0, best.1));
+        progress(
+            (0.1 + 0.9 * (now() - start) / budget).min(1.0),
+            &format!("SMVP probe: {} invocations of {k} points, {:.2} ms", best.0, best.1 * 1e3),
+        );
+        Ok(best)
     };
-    // Fine sweep between the last halving and the first flat step, at enough points that K stays
-    // large (so consecutive T differ by a few percent): T = lo · 2^(i/16).
-    let n = (8..=MAX_LOG_N)
-        .map(|l| 1usize << l)
-        .find(|&n| entries(n).is_ok_and(|e| e >= 64 * hi))
-        .unwrap_or(1 << MAX_LOG_N);
-    let input = probe_input(msm.curve, n);
-    let e = entries(n)?;
-    let mut best = (lo, f64::INFINITY);
-    let mut seen = Vec::new();
-    for i in 0..=16 {
+    let first = if cpu { 16 } else { 256 };
+    let mut best = (first, f64::INFINITY, 0u32);
+    let (mut wave, mut rises, mut bracketed) = (first, 0, false);
+    while entries / wave >= MIN_K {
         if now() - start > budget && best.1.is_finite() {
             break;
         }
-        let target = (lo as f64 * 2f64.powf(i as f64 / 16.0)) as usize;
-        let k = e.div_ceil(target).max(2) as u32;
-        if seen.contains(&k) {
-            continue;
+        let (t, s) = measure(wave).await?;
+        if s < best.1 {
+            (best, rises) = ((wave, s, t), 0);
+        } else {
+            rises += 1;
+            if rises == 2 {
+                bracketed = true;
+                break;
+            }
         }
-        seen.push(k);
-        let (threads, s) = measure_smvp(ctx, msm, n, k, &input, reps, now).await?;
-        progress(
-            0.6 + 0.4 * i as f64 / 16.0,
-            &format!("SMVP probe: {threads} invocations of {k} points"),
-        );
-        steps.push((n, k, threads as u32, s));
-        // Least time per entry; ties go to the smaller T (the wave is the last T before a jump).
-        if s < best.1 * 0.995 {
-            best = (threads, s);
+        wave *= 2;
+    }
+    for side in [best.0 as f64 / 2f64.sqrt(), best.0 as f64 * 2f64.sqrt()] {
+        if now() - start > budget {
+            break;
+        }
+        let side = side as usize;
+        if side >= 1 && entries / side >= MIN_K {
+            let (t, s) = measure(side).await?;
+            if s < best.1 {
+                best = (side, s, t);
+            }
         }
     }
     Ok(SmvpProbe {
         limbs,
         steps,
-        invocations: best.0 as u32,
-        bracketed: true,
+        invocations: best.2.max(1),
+        seconds: best.1,
+        bracketed,
     })
 }
 
-/// The smvp stage's seconds for one batch of `n` points at chunk `k` (the least of `reps` runs),
-/// and the invocations T it ran.
-async fn measure_smvp(
+/// Host seconds of one MSM of the probe input with chunk `k` (None: the plan's), and the SMVP
+/// invocations T it ran.
+async fn time_msm(
     ctx: &GpuContext,
     msm: &GpuMsm,
     n: usize,
-    k: u32,
+    k: Option<u32>,
     input: &(Vec<u32>, Vec<u32>),
-    reps: usize,
     now: &dyn Fn() -> f64,
-) -> Result<(usize, f64), GpuError> {
+) -> Result<(u32, f64), GpuError> {
     let options = MsmOptions {
-        chunk: Some(k),
-        stage_timing: true,
+        chunk: k,
         ..probe_options(n)
     };
-    let (mut best, mut threads) = (f64::INFINITY, 0);
-    for _ in 0..reps {
-        let out = msm
-            .run_packed(ctx, &input.0, &input.1, &options, now)
-            .await?;
-        threads = out.plan.smvp_threads(n);
-        let smvp = out.stages.iter().find(|(s, _)| *s == "smvp");
-        best = best.min(smvp.map_or(f64::INFINITY, |s| s.1));
-    }
-    if !best.is_finite() {
-        return Err(GpuError::Validation(
-            "the MSM reported no smvp stage time".into(),
-        ));
-    }
-    Ok((threads as usize, best))
+    let start = now();
+    let out = msm
+        .run_packed(ctx, &input.0, &input.1, &options, now)
+        .await?;
+    Ok((out.plan.smvp_threads(n), now() - start))
 }
 
 fn probe_options(n: usize) -> MsmOptions {
@@ -356,34 +221,31 @@ fn probe_options(n: usize) -> MsmOptions {
     }
 }
 
-/// A profile from the field probe: the numbers it measured, the rest from `portable` (the SMVP
-/// wave follows from [`probe_smvp`]).
-pub fn profile_from(ctx: &GpuContext, field: &FieldProbe) -> DeviceProfile {
-    DeviceProfile {
-        name: "calibrated".into(),
-        origin: Origin::Calibrated,
-        device: device_key(ctx),
-        fast_int64: field.fast_int64,
-        portable_limb_bits: field.portable_limb_bits,
-        smvp_wave: Vec::new(),
-        measurements: json!({
-            "field": field.field.name(),
-            "threads": field.threads,
-            "iterations": field.iterations,
-            "products_per_second": field.rates.iter().map(|(w, r, ok)| json!({
-                "limb_bits": w, "rate": r, "verified": ok,
-            })).collect::<Vec<_>>(),
-        }),
-        ..DeviceProfile::portable()
+/// The product's form for this adapter: compact on a browser's software adapter (SwiftShader,
+/// which a browser reports as its fallback adapter), whose compiler takes minutes over the
+/// straight-line BLS12 kernels or gives up on them; unrolled everywhere else. (lavapipe compiles
+/// the compact MSM five times faster for BLS12, but its MSMs came out wrong in that form, for a
+/// reason not found yet, while every product it computes in field kernels is right; it stays on
+/// the unrolled form.)
+pub fn form_for(ctx: &GpuContext) -> KernelForm {
+    if ctx.info.device_type == wgpu::DeviceType::Cpu
+        && ctx.info.backend == wgpu::Backend::BrowserWebGpu
+    {
+        KernelForm::Compact
+    } else {
+        KernelForm::Unrolled
     }
 }
 
-/// Adds a measured wave to `profile`, with the reduction budget it implies for 64-bit products
-/// (about one wave of the largest kernel measured; never below the portable budget).
+/// Records a measured wave in `profile`, with the reduction budget it implies for 64-bit
+/// products (about one wave of the largest kernel measured; never below the portable budget).
 pub fn add_smvp(profile: &mut DeviceProfile, probe: &SmvpProbe) {
     profile.set_smvp_wave(probe.limbs, probe.invocations);
     let least = profile.smvp_wave.iter().map(|w| w.1).min().unwrap_or(1);
     profile.reduction_threads_int64 = least.max(profile.reduction_threads);
+    if !profile.measurements.is_object() {
+        profile.measurements = json!({});
+    }
     if let Some(m) = profile.measurements.as_object_mut() {
         let list = m.entry("smvp").or_insert_with(|| json!([]));
         if let Some(list) = list.as_array_mut() {
@@ -391,11 +253,90 @@ pub fn add_smvp(profile: &mut DeviceProfile, probe: &SmvpProbe) {
             list.push(json!({
                 "limbs": probe.limbs,
                 "invocations": probe.invocations,
+                "msm_ms": probe.seconds * 1e3,
                 "bracketed": probe.bracketed,
                 "steps": probe.steps.iter().map(|&(n, k, t, s)| json!({"n": n, "k": k, "invocations": t, "ms": s * 1e3})).collect::<Vec<_>>(),
             }));
         }
     }
+}
+
+/// The limb widths a calibration tries for `field`: the portable candidates, and the 64-bit
+/// width where the adapter has 64-bit shader integers.
+pub fn candidate_widths(ctx: &GpuContext, field: Field) -> Vec<u32> {
+    let mut widths = PORTABLE_CANDIDATES.to_vec();
+    if ctx.features.contains(wgpu::Features::SHADER_INT64) {
+        widths.push(radix64_limb_bits(field));
+    }
+    widths
+}
+
+/// Calibrates `curve` from nothing: every candidate width compiled and its wave measured by
+/// [`probe_smvp`]; the fastest portable width and, where it beats that, the 64-bit one make the
+/// profile. Gives the MSM at the chosen width. A width that fails to compile or to run is left
+/// out (its reason is kept in the measurements); if all fail, the first error.
+async fn calibrate(
+    ctx: &GpuContext,
+    curve: GpuCurve,
+    now: &dyn Fn() -> f64,
+    progress: Progress<'_>,
+) -> Result<(GpuMsm, DeviceProfile), GpuError> {
+    let field = curve.base_field();
+    let form = form_for(ctx);
+    let widths = candidate_widths(ctx, field);
+    let mut measured: Vec<(u32, GpuMsm, SmvpProbe)> = Vec::new();
+    let mut failures = Vec::new();
+    for (i, &w) in widths.iter().enumerate() {
+        let part = |f: f64| (i as f64 + f) / widths.len() as f64;
+        progress(part(0.0), &format!("compiling the {w}-bit MSM for {}", curve.name()));
+        let probe = async {
+            let msm = GpuMsm::with_form(ctx, curve, w, form).await?;
+            let probe = probe_smvp(ctx, &msm, SMVP_BUDGET_SECONDS, now, &|f, t| {
+                progress(part(0.2 + 0.8 * f), &format!("{w}-bit limbs: {t}"))
+            })
+            .await?;
+            Ok::<_, GpuError>((msm, probe))
+        };
+        match probe.await {
+            Ok((msm, probe)) => measured.push((w, msm, probe)),
+            Err(e) => failures.push(json!({"limb_bits": w, "error": e.to_string()})),
+        }
+    }
+    let fastest = |int64: bool| {
+        measured
+            .iter()
+            .filter(|m| INT64_LIMB_WIDTHS.contains(&m.0) == int64)
+            .min_by(|a, b| a.2.seconds.total_cmp(&b.2.seconds))
+    };
+    let Some(portable) = fastest(false) else {
+        let why = failures
+            .first()
+            .map_or("no width measured".to_string(), |f| f["error"].to_string());
+        return Err(GpuError::Validation(format!("calibration: {why}")));
+    };
+    let fast_int64 = fastest(true).is_some_and(|m| m.2.seconds < portable.2.seconds);
+    let mut profile = DeviceProfile {
+        name: "calibrated".into(),
+        origin: Origin::Calibrated,
+        device: device_key(ctx),
+        fast_int64,
+        portable_limb_bits: portable.0,
+        kernel_form: form,
+        smvp_wave: Vec::new(),
+        measurements: json!({ "msm_points": probe_points(ctx), "failed": failures }),
+        ..DeviceProfile::portable()
+    };
+    for (_, _, probe) in &measured {
+        add_smvp(&mut profile, probe);
+    }
+    let chosen = profile.limb_bits(ctx, field);
+    let msm = measured
+        .into_iter()
+        .find(|m| m.0 == chosen)
+        .map(|m| m.1)
+        .expect("the chosen width was measured");
+    msm.set_profile(profile.clone());
+    Ok((msm, profile))
 }
 
 /// How [`prepare`] gets its profile.
@@ -408,7 +349,7 @@ pub enum ProfileRequest {
     Calibrate { cached: Option<DeviceProfile> },
 }
 
-/// Seconds the SMVP probe may take.
+/// Seconds the SMVP probe of one width may take after its warm-up.
 pub const SMVP_BUDGET_SECONDS: f64 = 2.0;
 
 /// The MSM of `curve`, compiled at the width the profile picks, with that profile set; and the
@@ -425,11 +366,11 @@ pub async fn prepare(
     let field = curve.base_field();
     let compile = |p: DeviceProfile| async move {
         progress(0.4, &format!("compiling the MSM for {}", curve.name()));
-        let msm = GpuMsm::with_limb_bits(ctx, curve, p.limb_bits(ctx, field)).await?;
+        let msm = GpuMsm::with_form(ctx, curve, p.limb_bits(ctx, field), p.kernel_form).await?;
         msm.set_profile(p);
         Ok::<_, GpuError>(msm)
     };
-    let mut profile = match request {
+    let profile = match request {
         ProfileRequest::Named(name) => {
             let p = DeviceProfile::named(&name)?;
             let msm = compile(p.clone()).await?;
@@ -442,22 +383,26 @@ pub async fn prepare(
             }
         }
         ProfileRequest::Calibrate { .. } => {
-            match probe_field(ctx, field, now, &|f, t| progress(0.4 * f, t)).await {
-                Ok(probe) => profile_from(ctx, &probe),
-                Err(e) => DeviceProfile::fallback(format!("the field probe failed: {e}")),
-            }
+            return match calibrate(ctx, curve, now, progress).await {
+                Ok(done) => Ok(done),
+                Err(e) => {
+                    let p = DeviceProfile::fallback(e.to_string());
+                    Ok((compile(p.clone()).await?, p))
+                }
+            };
         }
     };
+    // A cached profile: measure only the wave of a kernel size it lacks.
     let msm = compile(profile.clone()).await?;
-    let limbs = msm.constants.limbs;
-    if matches!(profile.origin, Origin::Fallback(_)) || profile.has_smvp_wave(limbs) {
+    if profile.has_smvp_wave(msm.constants.limbs) {
         return Ok((msm, profile));
     }
-    let probe = probe_smvp(ctx, &msm, SMVP_BUDGET_SECONDS, now, &|f, t| {
+    let mut profile = profile;
+    match probe_smvp(ctx, &msm, SMVP_BUDGET_SECONDS, now, &|f, t| {
         progress(0.5 + 0.5 * f, t)
     })
-    .await;
-    match probe {
+    .await
+    {
         Ok(probe) => {
             add_smvp(&mut profile, &probe);
             profile.origin = Origin::Calibrated;
@@ -466,7 +411,9 @@ pub async fn prepare(
         }
         Err(e) => {
             let p = DeviceProfile::fallback(format!("the SMVP probe failed: {e}"));
-            let msm = if p.limb_bits(ctx, field) == msm.constants.limb_bits {
+            let msm = if p.limb_bits(ctx, field) == msm.constants.limb_bits
+                && p.kernel_form == msm.form
+            {
                 msm.set_profile(p.clone());
                 msm
             } else {

@@ -136,13 +136,30 @@ pub struct FieldKernels {
 
 /// The WGSL source of the element-wise kernels for `constants`' field and limb width.
 pub fn shader_source(constants: &LimbConstants, workgroup_size: u32) -> Result<String, GpuError> {
-    let mut values = field_constants(constants);
+    shader_source_in(constants, workgroup_size, crate::mont_wgsl::KernelForm::Unrolled)
+}
+
+/// As [`shader_source`], with the Montgomery product in `form`.
+pub fn shader_source_in(
+    constants: &LimbConstants,
+    workgroup_size: u32,
+    form: crate::mont_wgsl::KernelForm,
+) -> Result<String, GpuError> {
+    let mut values = field_constants_in(constants, form);
     values.push(("WORKGROUP_SIZE", workgroup_size.to_string()));
     wgsl::render(&format!("{FIELD_FUNCTIONS}\n{FIELD_KERNELS}"), &values)
 }
 
 /// The values of every `{{NAME}}` in field.wgsl for one field and limb width.
 pub fn field_constants(constants: &LimbConstants) -> Vec<(&'static str, String)> {
+    field_constants_in(constants, crate::mont_wgsl::KernelForm::Unrolled)
+}
+
+/// As [`field_constants`], with the Montgomery product generated in `form`.
+pub fn field_constants_in(
+    constants: &LimbConstants,
+    form: crate::mont_wgsl::KernelForm,
+) -> Vec<(&'static str, String)> {
     let list = |limbs: &[u32]| {
         limbs
             .iter()
@@ -194,7 +211,10 @@ pub fn field_constants(constants: &LimbConstants) -> Vec<(&'static str, String)>
         ("BARRETT_M_LIMBS", constants.barrett_m.len().to_string()),
         ("BARRETT_M", list(&constants.barrett_m)),
         ("ONE", list(&one)),
-        ("MONT_MUL", crate::mont_wgsl::mont_mul_source(constants)),
+        (
+            "MONT_MUL",
+            crate::mont_wgsl::mont_mul_source_in(constants, form),
+        ),
     ]
 }
 
@@ -209,7 +229,17 @@ impl FieldKernels {
         limb_bits: u32,
         workgroup_size: u32,
     ) -> Result<Self, GpuError> {
-        Self::build(ctx, field, limb_bits, workgroup_size, &Op::ALL).await
+        Self::build(ctx, field, limb_bits, workgroup_size, &Op::ALL, Default::default()).await
+    }
+
+    /// Every op with the Montgomery product generated in `form`.
+    pub async fn with_form(
+        ctx: &GpuContext,
+        field: Field,
+        limb_bits: u32,
+        form: crate::mont_wgsl::KernelForm,
+    ) -> Result<Self, GpuError> {
+        Self::build(ctx, field, limb_bits, WORKGROUP_SIZE, &Op::ALL, form).await
     }
 
     /// Only the pipelines of `ops` (each pipeline is a compile; a probe needs one). Running an op
@@ -220,7 +250,7 @@ impl FieldKernels {
         limb_bits: u32,
         ops: &[Op],
     ) -> Result<Self, GpuError> {
-        Self::build(ctx, field, limb_bits, WORKGROUP_SIZE, ops).await
+        Self::build(ctx, field, limb_bits, WORKGROUP_SIZE, ops, Default::default()).await
     }
 
     async fn build(
@@ -229,6 +259,7 @@ impl FieldKernels {
         limb_bits: u32,
         workgroup_size: u32,
         ops: &[Op],
+        form: crate::mont_wgsl::KernelForm,
     ) -> Result<Self, GpuError> {
         if workgroup_size == 0 || workgroup_size > ctx.limits.max_compute_workgroup_size_x {
             return Err(GpuError::LimitExceeded {
@@ -240,7 +271,7 @@ impl FieldKernels {
         check_limb_bits(ctx, limb_bits)?;
         let constants = limb_constants(field.params(), limb_bits)
             .map_err(|e| GpuError::Input(e.to_string()))?;
-        let source = shader_source(&constants, workgroup_size)?;
+        let source = shader_source_in(&constants, workgroup_size, form)?;
         // Shader or pipeline errors come back as a GpuError instead of wgpu's default panic.
         let scope = ctx.device.push_error_scope(wgpu::ErrorFilter::Validation);
         let module = ctx

@@ -11,13 +11,53 @@ use std::fmt::Write;
 
 use fastmsm_mont::LimbConstants;
 
+/// How the Montgomery product is generated.
+///
+/// Straight-line code keeps every limb in a named register, which is what NVIDIA's compiler needs
+/// to stay out of local memory, but it is large: a product of n limbs is n² statements, and every
+/// curve formula calls it about ten times. Shader compilers whose time grows faster than the code
+/// (LLVM in lavapipe and SwiftShader, a browser's WGSL front end) spend most of their time on it;
+/// the compact form loops over the product's rows, n times less code.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum KernelForm {
+    /// The straight-line product (the fast form on the GPUs measured so far).
+    #[default]
+    Unrolled,
+    /// The reduced-radix product as a loop over its rows.
+    Compact,
+}
+
+impl KernelForm {
+    /// Both forms, for tests and calibration.
+    pub const ALL: [KernelForm; 2] = [KernelForm::Unrolled, KernelForm::Compact];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            KernelForm::Unrolled => "unrolled",
+            KernelForm::Compact => "compact",
+        }
+    }
+
+    /// The form named `name` (`unrolled` or `compact`).
+    pub fn parse(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|f| f.name() == name)
+    }
+}
+
 // ANCHOR: generator
 /// WGSL source of `fn mont_mul(x: Big, y: Big) -> Big` for the constants' field and width.
 pub fn mont_mul_source(k: &LimbConstants) -> String {
+    mont_mul_source_in(k, KernelForm::Unrolled)
+}
+
+/// As [`mont_mul_source`], in the given form (the 16- and 32-bit CIOS products exist only
+/// unrolled: no default plan uses them).
+pub fn mont_mul_source_in(k: &LimbConstants, form: KernelForm) -> String {
+    let rows = form == KernelForm::Compact;
     match k.limb_bits {
-        12..=15 => reduced_radix(k, Columns::U32),
+        12..=15 => reduced_radix(k, Columns::U32, rows),
         16 => cios16(k),
-        26..=30 => reduced_radix(k, Columns::U64),
+        26..=30 => reduced_radix(k, Columns::U64, rows),
         32 => cios32_no_carry(k),
         w => {
             panic!("no WGSL Montgomery product for {w}-bit limbs (supported: 12..=16, 26..=30, 32)")
@@ -37,7 +77,11 @@ enum Columns {
 /// sums s_j and only carries every nSafe steps, because the carry budget allows it. With u64
 /// columns each product is one 32×32 → 64-bit multiply-add and nothing else, where the 32-bit
 /// CIOS needs a 64-bit addition and a split after every product.
-fn reduced_radix(k: &LimbConstants, columns: Columns) -> String {
+///
+/// The carry schedule depends on the column j only, never on the step i, so every step has the
+/// same text with xᵢ in place of x₀: `rows` emits one step inside a loop over i instead of n
+/// copies of it.
+fn reduced_radix(k: &LimbConstants, columns: Columns, rows: bool) -> String {
     let n = k.limbs;
     let n_safe = k.n_safe() as usize;
     assert!(n_safe > 0, "reduced radix needs nSafe ≥ 1");
@@ -57,9 +101,30 @@ fn reduced_radix(k: &LimbConstants, columns: Columns) -> String {
         writeln!(w, "    let y{j} = {};", wide(format!("y[{j}]"))).unwrap();
         writeln!(w, "    var s{j} = {};", wide("0u".into())).unwrap();
     }
-    for i in 0..n {
-        writeln!(w, "    {{ // step {i}").unwrap();
-        writeln!(w, "        let xi = {};", wide(format!("x[{i}]"))).unwrap();
+    let steps: Vec<String> = if rows {
+        // No array indexed by the loop counter: x's limbs are named registers that shift down
+        // one place per row, so xᵢ is always x0. (An indexed array is a trap twice over: NVIDIA
+        // moves it to local memory, and llvmpipe computed wrong products from one inside the
+        // MSM's divergent loops.)
+        for j in 0..n {
+            writeln!(w, "    var x{j} = x[{j}];").unwrap();
+        }
+        // `i += 1u` rather than `i++`: the host's loop unroller leaves this loop alone.
+        vec!["i".into()]
+    } else {
+        (0..n).map(|i| i.to_string()).collect()
+    };
+    for i in &steps {
+        if rows {
+            writeln!(w, "    for (var i = 0u; i < {n}u; i += 1u) {{ // step i").unwrap();
+            writeln!(w, "        let xi = {};", wide("x0".into())).unwrap();
+            for j in 1..n {
+                writeln!(w, "        x{} = x{j};", j - 1).unwrap();
+            }
+        } else {
+            writeln!(w, "    {{ // step {i}").unwrap();
+            writeln!(w, "        let xi = {};", wide(format!("x[{i}]"))).unwrap();
+        }
         writeln!(w, "        let t0 = s0 + xi * y0;").unwrap();
         // q = t0·μ mod 2^w depends on t0's low w ≤ 32 bits only: a u32 product suffices.
         writeln!(

@@ -20,6 +20,7 @@
 use fastmsm_mont::Field;
 use serde_json::{Value, json};
 
+use crate::mont_wgsl::KernelForm;
 use crate::{GpuContext, GpuError};
 
 /// How a profile was obtained.
@@ -76,6 +77,9 @@ pub struct DeviceProfile {
     pub two_batches_from: Option<usize>,
     /// Bounds on the default SMVP chunk K (entries per invocation).
     pub chunk_range: (u32, u32),
+    /// How much of the WGSL the host unrolls: fast kernels for GPU compilers that keep named
+    /// limbs in registers, compact ones for compilers that choke on the unrolled size.
+    pub kernel_form: KernelForm,
     /// What a calibration measured (rates, probe times), kept for display; the plan ignores it.
     pub measurements: Value,
 }
@@ -114,6 +118,7 @@ impl DeviceProfile {
             min_segment_buckets: 8,
             two_batches_from: Some(1 << 20),
             chunk_range: (16, 4096),
+            kernel_form: KernelForm::Unrolled,
             measurements: Value::Null,
         }
     }
@@ -146,12 +151,14 @@ impl DeviceProfile {
     }
 
     /// Chromium's software adapter (SwiftShader): WebGPU on the CPU, no 64-bit integers, a few
-    /// hundred invocations in flight (the CPU's threads times its SIMD lanes).
+    /// hundred invocations in flight (the CPU's threads times its SIMD lanes); its LLVM back end
+    /// gives up on the unrolled BLS12 kernels, so the compact form.
     pub fn swiftshader() -> Self {
         Self {
             name: "swiftshader".into(),
             device: "SwiftShader (Chromium's software WebGPU adapter)".into(),
             smvp_wave: vec![(u32::MAX, 256)],
+            kernel_form: KernelForm::Compact,
             ..Self::portable()
         }
     }
@@ -247,13 +254,14 @@ impl DeviceProfile {
             _ => String::new(),
         };
         format!(
-            "{} ({}{why}) on {}: SMVP invocations at once {}; 64-bit products {}; portable limbs {} bits",
+            "{} ({}{why}) on {}: SMVP invocations at once {}; 64-bit products {}; portable limbs {} bits; {} kernels",
             self.name,
             self.origin.label(),
             self.device,
             waves.join(", "),
             if self.fast_int64 { "fast" } else { "not used" },
-            self.portable_limb_bits
+            self.portable_limb_bits,
+            self.kernel_form.name()
         )
     }
 
@@ -273,6 +281,7 @@ impl DeviceProfile {
             "min_segment_buckets": self.min_segment_buckets,
             "two_batches_from": self.two_batches_from,
             "chunk_range": [self.chunk_range.0, self.chunk_range.1],
+            "kernel_form": self.kernel_form.name(),
             "measurements": self.measurements,
         })
     }
@@ -373,6 +382,14 @@ impl DeviceProfile {
             min_segment_buckets: u32_of("min_segment_buckets")?.max(1),
             two_batches_from,
             chunk_range: (range.0 as u32, range.1 as u32),
+            // Absent in profiles cached before the forms existed: those ran unrolled.
+            kernel_form: match v.get("kernel_form") {
+                None | Some(Value::Null) => KernelForm::Unrolled,
+                Some(f) => f
+                    .as_str()
+                    .and_then(KernelForm::parse)
+                    .ok_or_else(|| bad("\"kernel_form\" must be \"unrolled\" or \"compact\""))?,
+            },
             measurements: v.get("measurements").cloned().unwrap_or(Value::Null),
         })
     }

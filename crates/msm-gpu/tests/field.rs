@@ -5,8 +5,9 @@ use fastmsm_gpu::GpuContext;
 use fastmsm_gpu::field::{
     FieldKernels, INT64_LIMB_WIDTHS, LIMB_WIDTHS, Op, default_limb_bits, supported_limb_widths,
 };
+use fastmsm_gpu::mont_wgsl::{KernelForm, mont_mul_source_in};
 use fastmsm_gpu::testing::{block_on, gpu, gpu_int64};
-use fastmsm_mont::{Canonical, Field, Variant, raw_product};
+use fastmsm_mont::{Canonical, Field, Variant, limb_constants, raw_product};
 use num_bigint::{BigUint, RandBigInt};
 use rand::{SeedableRng, rngs::StdRng};
 
@@ -50,9 +51,9 @@ fn twin(limb_bits: u32) -> Variant {
     fastmsm_gpu::bench::cpu_twin(limb_bits).expect("supported width")
 }
 
-fn check(field: Field, limb_bits: u32) {
+fn check(field: Field, limb_bits: u32, form: KernelForm) {
     let ctx = gpu();
-    let kernels = block_on(FieldKernels::new(ctx, field, limb_bits)).unwrap();
+    let kernels = block_on(FieldKernels::with_form(ctx, field, limb_bits, form)).unwrap();
     let p = modulus(field);
     let r = BigUint::from(1u32) << (kernels.limbs() as u32 * limb_bits);
     let r_inv = r.modinv(&p).unwrap();
@@ -63,7 +64,7 @@ fn check(field: Field, limb_bits: u32) {
     let run = |op, rhs: &[u32], iterations| {
         kernels.from_limbs(&block_on(kernels.run(ctx, op, &la, rhs, iterations)).unwrap())
     };
-    let label = format!("{} w={limb_bits}", field.name());
+    let label = format!("{} w={limb_bits} {}", field.name(), form.name());
 
     let mul = run(Op::Mul, &lb, 0);
     let add = run(Op::Add, &lb, 0);
@@ -108,12 +109,24 @@ fn widths() -> Vec<u32> {
     supported_limb_widths(gpu_int64())
 }
 
+/// The product's forms that differ at this width (the CIOS widths have one form).
+fn forms(field: Field, limb_bits: u32) -> Vec<KernelForm> {
+    let k = limb_constants(field.params(), limb_bits).unwrap();
+    let unrolled = mont_mul_source_in(&k, KernelForm::Unrolled);
+    KernelForm::ALL
+        .into_iter()
+        .filter(|&f| f == KernelForm::Unrolled || mont_mul_source_in(&k, f) != unrolled)
+        .collect()
+}
+
 macro_rules! field_tests {
     ($($name:ident: $field:expr;)*) => {$(
         #[test]
         fn $name() {
             for w in widths() {
-                check($field, w);
+                for form in forms($field, w) {
+                    check($field, w, form);
+                }
             }
         }
     )*};

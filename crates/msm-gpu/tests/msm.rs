@@ -164,8 +164,9 @@ fn check_patterns<G: AffineRepr>(
 }
 
 /// Compiled MSMs shared by the tests of this file: on lavapipe each (curve, limb width) costs
-/// minutes of LLVM time, so every test reuses one build per pair. Each runs the default plan of
-/// the test adapter's calibrated profile.
+/// seconds to minutes of LLVM time, so every test reuses one build per pair. Each runs the default
+/// plan of the test adapter's calibrated profile, with the product in the form calibration picks
+/// for this adapter.
 fn msm(curve: GpuCurve, limb_bits: u32) -> &'static GpuMsm {
     static BUILT: Mutex<Vec<(GpuCurve, u32, &'static GpuMsm)>> = Mutex::new(Vec::new());
     let mut built = BUILT.lock().unwrap_or_else(|e| e.into_inner());
@@ -175,13 +176,15 @@ fn msm(curve: GpuCurve, limb_bits: u32) -> &'static GpuMsm {
     {
         return m;
     }
+    let form = fastmsm_gpu::calibrate::form_for(gpu());
     let clock = std::time::Instant::now();
     let m: &'static GpuMsm = Box::leak(Box::new(
-        block_on(GpuMsm::with_limb_bits(gpu(), curve, limb_bits)).unwrap(),
+        block_on(GpuMsm::with_form(gpu(), curve, limb_bits, form)).unwrap(),
     ));
     eprintln!(
-        "{} {limb_bits}-bit: pipelines built in {:.0} s",
+        "{} {limb_bits}-bit {}: pipelines built in {:.0} s",
         curve.name(),
+        form.name(),
         clock.elapsed().as_secs_f64()
     );
     m.set_profile(calibrated(m));

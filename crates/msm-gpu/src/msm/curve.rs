@@ -6,7 +6,8 @@ use fastmsm_curves::te::TeCurve;
 use fastmsm_curves::{Bls12_377, Bls12_381, Bn254, Canonical, EdBls12_377, PrimeField};
 use fastmsm_mont::{Field, LimbConstants};
 
-use crate::field::{FIELD_FUNCTIONS, field_constants};
+use crate::field::{FIELD_FUNCTIONS, field_constants_in};
+use crate::mont_wgsl::KernelForm;
 use crate::{GpuError, wgsl};
 
 const MSM_STAGES: &str = include_str!("../../../../shaders/msm.wgsl");
@@ -84,7 +85,18 @@ pub(crate) fn bit_length(x: &Canonical) -> u32 {
 
 /// The WGSL module for `curve` with the limb layout of `constants`.
 pub fn shader_source(curve: GpuCurve, constants: &LimbConstants) -> Result<String, GpuError> {
-    let mut values = field_constants(constants);
+    shader_source_in(curve, constants, KernelForm::Unrolled)
+}
+
+/// As [`shader_source`], with the Montgomery product in `form`. The kernels' own limb loops
+/// are unrolled in both forms: short loops that LLVM-based compilers (lavapipe) otherwise
+/// unroll themselves at greater cost.
+pub fn shader_source_in(
+    curve: GpuCurve,
+    constants: &LimbConstants,
+    form: KernelForm,
+) -> Result<String, GpuError> {
+    let mut values = field_constants_in(constants, form);
     values.push(("WORKGROUP_SIZE", WORKGROUP_SIZE.to_string()));
     values.push(("COORD_WORDS", curve.coord_words().to_string()));
     values.push(("POINT_ACCESSORS", point_accessors()));

@@ -16,9 +16,10 @@ use fastmsm_mont::{LimbConstants, limb_constants};
 pub use combine::AffineOut;
 pub use points::{GpuMsmOptions, GpuPoint};
 pub use resident::Bases;
-pub use curve::{GeneralAdd, GpuCurve, MixedAdd, WORKGROUP_SIZE, shader_source};
+pub use curve::{GeneralAdd, GpuCurve, MixedAdd, WORKGROUP_SIZE, shader_source, shader_source_in};
 pub use plan::{Plan, SmvpPass, default_window_bits, reduction_segments};
 
+use crate::mont_wgsl::KernelForm;
 use crate::profile::DeviceProfile;
 use crate::{GpuContext, GpuError};
 use run::{BatchPoints, Resources, Run};
@@ -113,6 +114,8 @@ pub struct MsmOutput {
 pub struct GpuMsm {
     pub curve: GpuCurve,
     pub constants: LimbConstants,
+    /// How the kernels were generated.
+    pub form: KernelForm,
     pipelines: Vec<(&'static str, wgpu::ComputePipeline)>,
     /// Device buffers of the last plan run, reused by the next MSM with the same plan (taken out
     /// while an MSM runs, so concurrent MSMs never share them).
@@ -129,7 +132,17 @@ impl GpuMsm {
         curve: GpuCurve,
         limb_bits: u32,
     ) -> Result<Self, GpuError> {
-        Self::with_source_edit(ctx, curve, limb_bits, &|s| s).await
+        Self::with_form(ctx, curve, limb_bits, KernelForm::Unrolled).await
+    }
+
+    /// As [`GpuMsm::with_limb_bits`], with the kernels generated in `form` (a device profile's choice).
+    pub async fn with_form(
+        ctx: &GpuContext,
+        curve: GpuCurve,
+        limb_bits: u32,
+        form: KernelForm,
+    ) -> Result<Self, GpuError> {
+        Self::build(ctx, curve, limb_bits, form, &|s| s).await
     }
 
     /// As [`GpuMsm::with_limb_bits`], with the assembled WGSL passed through `edit` first: for experiments
@@ -141,11 +154,21 @@ impl GpuMsm {
         limb_bits: u32,
         edit: &dyn Fn(String) -> String,
     ) -> Result<Self, GpuError> {
+        Self::build(ctx, curve, limb_bits, KernelForm::Unrolled, edit).await
+    }
+
+    async fn build(
+        ctx: &GpuContext,
+        curve: GpuCurve,
+        limb_bits: u32,
+        form: KernelForm,
+        edit: &dyn Fn(String) -> String,
+    ) -> Result<Self, GpuError> {
         crate::field::check_limb_bits(ctx, limb_bits)?;
         check_limits(ctx)?;
         let constants = limb_constants(curve.base_field().params(), limb_bits)
             .map_err(|e| GpuError::Input(e.to_string()))?;
-        let source = edit(shader_source(curve, &constants)?);
+        let source = edit(shader_source_in(curve, &constants, form)?);
         let scope = ctx.device.push_error_scope(wgpu::ErrorFilter::Validation);
         let module = ctx
             .device
@@ -178,6 +201,7 @@ impl GpuMsm {
         Ok(Self {
             curve,
             constants,
+            form,
             pipelines,
             resources: Mutex::new(None),
             profile: Mutex::new(DeviceProfile::fallback(

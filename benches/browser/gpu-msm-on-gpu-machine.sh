@@ -1,0 +1,28 @@
+#!/bin/bash
+# The book's GPU MSM widget task (book/widgets/gpu-msm.js, run in the page's own widget worker) in a
+# headless Chromium on the NVIDIA GPU machine, WebGPU on Vulkan. Chromium staged as for
+# threads-on-gpu-machine.sh; the built site in .site/; .gl/ unpacked (the Vulkan loader).
+#   OUT=DIR JOBS='[{…gpu-msm params…}, …]' bash benches/browser/gpu-msm-on-gpu-machine.sh
+# Flags (../shared/BROWSER-ON-GPU.md): ANGLE composites on SwiftShader, which has the headless
+# surface extension, so Chrome counts GL as hardware and Dawn's high-performance adapter is the GPU.
+set -eu
+OUT=${OUT:-/tmp/out}
+mkdir -p "$OUT"
+for f in .gl/*.deb; do dpkg -x "$f" /; done; ldconfig
+source benches/browser/chromium.sh
+NV=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
+export VK_DRIVER_FILES=$NV:$RT/vk_swiftshader_icd.json VK_ICD_FILENAMES=$NV:$RT/vk_swiftshader_icd.json
+export ANGLE_PREFERRED_DEVICE='SwiftShader Device (Subzero)'
+{ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv; "$RT/chromium" --version; } > "$OUT/env.txt" 2>&1 || true
+# The SM clock falls to a fraction within ~1.5 s of idle; sample it while the page runs.
+(while sleep 1; do nvidia-smi --query-gpu=clocks.sm --format=csv,noheader; done) > "$OUT/clocks.txt" 2>&1 &
+clocks=$!
+jobs=$(python3 -c "import sys, urllib.parse; print(urllib.parse.quote(sys.argv[1]))" "$JOBS")
+status=0
+python3 benches/browser/drive.py --site .site --out "$OUT" --chrome "$RT/chromium" --timeout "${BENCH_T:-540}" \
+  --page "bench/run.html?widget=gpu-msm&jobs=$jobs" -- --headless=new --no-sandbox --no-first-run \
+  --enable-unsafe-webgpu --ignore-gpu-blocklist --enable-webgpu-developer-features --enable-features=Vulkan \
+  --use-angle=vulkan --disable-vulkan-surface --disable-background-networking --disable-component-update \
+  --disable-sync --disable-dev-shm-usage --user-data-dir=/tmp/ud-gpu-msm || status=$?
+kill $clocks 2>/dev/null || true
+exit $status
