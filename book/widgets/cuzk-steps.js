@@ -74,7 +74,9 @@ export async function task(wasm, params) {
 }
 
 const hex = (e) => `0x${(e >>> 0).toString(16).padStart(8, '0')}`;
-const sum = (terms) => (terms.length ? terms.join(' ').replace(/^\+/, '') : 'O');
+/** ['+P2', '−P6'] as 'P2 − P6'; the empty sum is the identity O. */
+const sum = (terms) => (terms.length
+  ? terms.map((t, i) => (i === 0 ? t.replace(/^\+/, '') : ` ${t[0]} ${t.slice(1)}`)).join('') : 'O');
 
 export function view(result) {
   const tables = [];

@@ -71,15 +71,20 @@ export async function task(wasm, params) {
 }
 
 const bits = (x) => (x === 0n ? 0 : abs(x).toString(2).length);
-const dec = (s) => big(s).toString();
+/** A signed hex string in decimal, cut in the middle past 40 digits (the JSON export keeps it whole). */
+const dec = (s) => {
+  const t = big(s).toString();
+  const digits = t.replace('-', '').length;
+  return digits <= 40 ? t : `${t.slice(0, 14)}…${t.slice(-10)} (${digits} digits)`;
+};
 
 export function view(result) {
   const tables = result.splits.map((s) => ({
-    caption: `${s.curve}: k = ${BigInt(s.k)} (${bits(BigInt(s.k))} bits of r's ${s.r_bits})`,
+    caption: `${s.curve}: k = ${dec(s.k)} (${bits(BigInt(s.k))} bits of r's ${s.r_bits})`,
     columns: ['Quantity', 'Value', 'Bits'],
     rows: [
-      ['λ (cube root of unity mod r; φ(P) = λ·P)', dec(s.lambda), bits(BigInt(s.lambda))],
-      ['β (cube root of unity mod p; φ(x, y) = (β·x, y))', dec(s.beta), bits(BigInt(s.beta))],
+      ['λ (cube root of 1 mod r; φ(P) = λ·P)', dec(s.lambda), bits(BigInt(s.lambda))],
+      ['β (cube root of 1 mod p; φ(x, y) = (β·x, y))', dec(s.beta), bits(BigInt(s.beta))],
       ['short basis (a1, b1)', `(${dec(s.basis[0][0])}, ${dec(s.basis[0][1])})`, ''],
       ['short basis (a2, b2)', `(${dec(s.basis[1][0])}, ${dec(s.basis[1][1])})`, ''],
       ['k1', dec(s.k1), bits(big(s.k1))],
