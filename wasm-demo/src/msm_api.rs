@@ -7,6 +7,8 @@
 //! scalar with the format's readers, so a point off the curve or a scalar ≥ r is rejected with
 //! its index, as the CLI rejects it.
 
+use std::cell::RefCell;
+
 use fastmsm_gpu::msm::{GpuCurve, MsmOptions};
 use fastmsm_msm::format::{FormatCurve, SCALAR_BYTES, hex, read_points, read_scalars, write_point};
 use fastmsm_msm::{Bls12_377G1, Bls12_381G1, Bn254G1, EdBls12_377G};
@@ -100,6 +102,11 @@ pub fn msm_result_line(curve: &str, point: &[u8]) -> Result<String, JsValue> {
     .map_err(err)
 }
 
+thread_local! {
+    // The profile mode [`msm_gpu`] set last in this worker.
+    static LAST_PROFILE: RefCell<Option<String>> = const { RefCell::new(None) };
+}
+
 /// The checked input of one curve, as the GPU takes it: canonical coordinates (the identity as
 /// the format writes it) and scalars.
 type Checked = (Vec<([u64; 6], [u64; 6])>, Vec<fastmsm_msm::Scalar>);
@@ -125,8 +132,8 @@ fn answer<G: FormatCurve>(result: Option<([u64; 6], [u64; 6])>) -> Result<Vec<u8
 /// Σ kᵢ·Pᵢ on this worker's WebGPU device, from `points` and `scalars` in the file layout of
 /// `curve`: the result point in the same layout (read it with [`msm_result_line`]). Every point
 /// and scalar is checked first, as the CLI checks them. `profile` is the device profile of the
-/// plan ([`gpu_msm_profile`]'s modes: "auto" calibrates once per worker, or a name such as
-/// "portable"); `progress(fraction, text)` hears the calibration and compilation.
+/// plan ([`gpu_msm_profile`]'s modes: "auto" keeps the worker's profile or calibrates one, or a
+/// name such as "portable"); `progress(fraction, text)` hears the calibration and compilation.
 #[wasm_bindgen]
 pub async fn msm_gpu(
     curve: String,
@@ -146,8 +153,16 @@ pub async fn msm_gpu(
     .map_err(err)?;
     drop((points, scalars));
     let gpu_curve = GpuCurve::from_name(&curve).ok_or_else(|| err(unknown_curve(&curve)))?;
-    // Sets the worker's profile and compiles the curve's stages at its width (once per worker).
-    gpu_msm_profile(curve.clone(), profile, None, progress).await?;
+    // Sets the worker's profile and compiles the curve's stages at its width. The mode asked for
+    // last is in place already: "auto" keeps it and compiles only a curve it lacks (a named mode
+    // would compile again on every call).
+    let mode = if LAST_PROFILE.with(|p| p.borrow().as_deref() == Some(profile.as_str())) {
+        "auto".to_string()
+    } else {
+        profile.clone()
+    };
+    gpu_msm_profile(curve.clone(), mode, None, progress).await?;
+    LAST_PROFILE.with(|p| *p.borrow_mut() = Some(profile));
     let (msm, _) = pipelines(gpu_curve, default_limb_bits(gpu_curve)).await?;
     let ctx = gpu_context().await?;
     let out = msm
