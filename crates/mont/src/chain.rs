@@ -85,6 +85,10 @@ mont_kernel!(
     /// [`crate::sos::sos`].
     SosKernel, crate::sos::sos
 );
+mont_kernel!(
+    /// [`crate::fips_wide::fips_wide`].
+    FipsWideKernel, crate::fips_wide::fips_wide
+);
 
 /// [`crate::no_carry::cios_no_carry`].
 pub struct NoCarryKernel<const N: usize>(pub crate::no_carry::NoCarryParams<N>);
@@ -359,6 +363,7 @@ macro_rules! with_kernel {
             Variant::Cios => { let $k = CiosKernel(&m::W64); $body }
             Variant::Fios => { let $k = FiosKernel(&m::W64); $body }
             Variant::Sos => { let $k = SosKernel(&m::W64); $body }
+            Variant::FipsWide => { let $k = FipsWideKernel(&m::W64); $body }
             Variant::CiosNoCarry => {
                 let $k = NoCarryKernel(m::NO_CARRY.map_err(|e| MontError::NoCarry($field, e))?);
                 $body

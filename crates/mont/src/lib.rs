@@ -10,6 +10,7 @@
 //! | [`fios`] | FIOS (same paper) | 64-bit |
 //! | [`sos`] | SOS and its squaring shortcut (same paper) | 64-bit |
 //! | [`no_carry`] | gnark's no-carry CIOS, with its condition on p checked | 64-bit |
+//! | [`fips_wide`] | FIPS with `u128` column sums, for WebAssembly's 64×64→128 multiply | 64-bit |
 //! | [`bos`] over [`two_lane`] | Bos–Montgomery two-way SIMD: portable, SSE2, wasm simd128 | 32-bit |
 //! | [`emmart`] | Emmart's f64 FMA method (native FMA, wasm relaxed SIMD) | 51-bit in f64 |
 //! | [`reduced_radix`] | Mitscha-Baude's reduced radix, carries every nSafe steps | 26–30-bit in u64 |
@@ -38,6 +39,7 @@ pub mod emmart;
 pub mod error;
 pub mod fields;
 pub mod fios;
+pub mod fips_wide;
 pub mod gpu_twin;
 pub mod limb_constants;
 pub mod no_carry;

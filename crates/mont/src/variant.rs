@@ -12,6 +12,9 @@ pub enum Variant {
     Sos,
     /// gnark's no-carry CIOS, 64-bit limbs ([`crate::no_carry::cios_no_carry`]).
     CiosNoCarry,
+    /// FIPS product scanning, 64-bit limbs, carries kept in `u128` column sums: the product for
+    /// WebAssembly's 64×64→128-bit multiply ([`crate::fips_wide::fips_wide`]).
+    FipsWide,
     /// Bos–Montgomery two-lane algorithm on the portable lanes ([`crate::bos::bos_mul`]).
     BosPortable,
     /// Bos–Montgomery on SIMD lanes: SSE2 on x86-64, simd128 on wasm32.
@@ -47,11 +50,12 @@ pub enum Variant {
 
 impl Variant {
     /// Every variant, in a stable order.
-    pub const ALL: [Variant; 19] = [
+    pub const ALL: [Variant; 20] = [
         Variant::Cios,
         Variant::Fios,
         Variant::Sos,
         Variant::CiosNoCarry,
+        Variant::FipsWide,
         Variant::BosPortable,
         Variant::BosSimd,
         Variant::EmmartFma,
@@ -76,6 +80,7 @@ impl Variant {
             Variant::Fios => "fios",
             Variant::Sos => "sos",
             Variant::CiosNoCarry => "cios-no-carry",
+            Variant::FipsWide => "fips-wide",
             Variant::BosPortable => "bos-portable",
             Variant::BosSimd => "bos-simd",
             Variant::EmmartFma => "emmart-fma",
@@ -103,6 +108,7 @@ impl Variant {
     pub const fn limb_bits(self) -> u32 {
         match self {
             Variant::Cios | Variant::Fios | Variant::Sos | Variant::CiosNoCarry => 64,
+            Variant::FipsWide => 64,
             Variant::Barrett | Variant::BarrettDomb => 64,
             Variant::BosPortable | Variant::BosSimd => 32,
             Variant::EmmartFma => crate::emmart::LIMB_BITS,
@@ -141,6 +147,7 @@ impl Variant {
             Variant::Fios => "FIOS, 64-bit limbs (Koç, Acar, Kaliski 1996)",
             Variant::Sos => "SOS, 64-bit limbs (Koç, Acar, Kaliski 1996)",
             Variant::CiosNoCarry => "no-carry CIOS, 64-bit limbs (gnark 2020)",
+            Variant::FipsWide => "FIPS, 64-bit limbs, u128 column sums for the 64×64→128 multiply (Koç et al. 1996)",
             Variant::BosPortable => "two-lane, 32-bit limbs, portable lanes (Bos et al. 2013/2017)",
             Variant::BosSimd => "two-lane, 32-bit limbs, SIMD lanes (Bos et al. 2013/2017)",
             Variant::EmmartFma => "f64 FMA, 51-bit limbs (Emmart, Zheng, Weems 2018; ZPrize 2023)",

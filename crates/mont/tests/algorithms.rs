@@ -13,7 +13,7 @@ use fastmsm_mont::gpu_twin::{self, MontParams32};
 use fastmsm_mont::no_carry::{NoCarryParams, cios_no_carry};
 use fastmsm_mont::params::{FieldParams, MontParams};
 use fastmsm_mont::two_lane::Portable;
-use fastmsm_mont::{cios, fios, primitives, reduced_radix, sos, words};
+use fastmsm_mont::{cios, fios, fips_wide, primitives, reduced_radix, sos, words};
 use num_bigint::BigUint;
 use rand::Rng;
 
@@ -207,6 +207,12 @@ fn word_level_variants_survive_all_ones_moduli() {
                     big_limbs(&sos::sos(&aw, &bw, &k), 64),
                     want,
                     "sos {}",
+                    f.name
+                );
+                assert_eq!(
+                    big_limbs(&fips_wide::fips_wide(&aw, &bw, &k), 64),
+                    want,
+                    "fips-wide {}",
                     f.name
                 );
                 if let Some(nc) = &nc {
