@@ -147,7 +147,9 @@ impl Variant {
             Variant::Fios => "FIOS, 64-bit limbs (Koç, Acar, Kaliski 1996)",
             Variant::Sos => "SOS, 64-bit limbs (Koç, Acar, Kaliski 1996)",
             Variant::CiosNoCarry => "no-carry CIOS, 64-bit limbs (gnark 2020)",
-            Variant::FipsWide => "FIPS, 64-bit limbs, u128 column sums for the 64×64→128 multiply (Koç et al. 1996)",
+            Variant::FipsWide => {
+                "FIPS, 64-bit limbs, u128 column sums for the 64×64→128 multiply (Koç et al. 1996)"
+            }
             Variant::BosPortable => "two-lane, 32-bit limbs, portable lanes (Bos et al. 2013/2017)",
             Variant::BosSimd => "two-lane, 32-bit limbs, SIMD lanes (Bos et al. 2013/2017)",
             Variant::EmmartFma => "f64 FMA, 51-bit limbs (Emmart, Zheng, Weems 2018; ZPrize 2023)",
