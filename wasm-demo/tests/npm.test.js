@@ -2,8 +2,8 @@
 // `make npm` (target/npm/fastmsm-*.tgz) is installed with npm into a fresh directory, and a plain
 // page (not the book) imports it by its name. Inputs are written in the `msm` tool's file layout
 // (random, with edge items: the identity, a repeated point, scalars 0, 1 and r - 1), and the
-// answer of every msm() — cpu on every curve in both thread modes, gpu (SwiftShader), auto with and
-// without a kept crossover — is compared with the `msm` tool's on the same files, and the tool's
+// answer of every msm() — cpu on every curve (shared memory) and on two without isolation (message
+// passing), gpu on BN254 (SwiftShader), auto with and without a kept crossover — is compared with the `msm` tool's on the same files, and the tool's
 // with arkworks'. Bad input gets its error naming the problem and the index, on both backends.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -193,11 +193,11 @@ describe('the npm package, installed from its tarball, in a plain page', () => {
 
   test('gpu (WebGPU on SwiftShader) and auto, with and without a kept crossover', async () => {
     const { context, page, problems } = await open(isolated);
-    for (const curve of ['ed-on-bls12-377', 'bn254']) {
-      const r = await run(page, curve, `${curve}-edge`, { backend: 'gpu', gpuProfile: 'swiftshader' });
-      same(r, `${curve}-edge`, `gpu ${curve}`);
-      assert.equal(r.backend, 'gpu');
-    }
+    // BN254 only: compiling a curve's pipelines on SwiftShader takes 10-40 s here (the identity
+    // and answer of every curve go through msm_api's unit tests)
+    const r = await run(page, 'bn254', 'bn254-edge', { backend: 'gpu', gpuProfile: 'swiftshader' });
+    same(r, 'bn254-edge', 'gpu bn254');
+    assert.equal(r.backend, 'gpu');
     const cpu = await run(page, 'bn254', 'bn254-random', { backend: 'auto' });
     same(cpu, 'bn254-random', 'auto without a crossover');
     assert.equal(cpu.backend, 'cpu');
