@@ -71,7 +71,7 @@ serve: book
 	node wasm-demo/lib/serve.js --port 3000 --prefix /
 
 # Whole test suite: Rust (GPU tests on any adapter; lavapipe here) then the browser end-to-end suite.
-test: setup-test book test-rust test-e2e
+test: setup-test book npm test-rust test-e2e
 
 test-rust:
 	cargo test

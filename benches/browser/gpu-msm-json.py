@@ -1,0 +1,45 @@
+#!/usr/bin/env python3
+"""Joins one run of gpu-msm-on-gpu-machine.sh (OUT/result.jsonl, env.txt, clocks.txt) and the native
+msm_bench JSON of the same call into one results file: the page's MSM in the browser beside native
+wgpu at the same limb width on the same GPU.
+
+usage: gpu-msm-json.py OUT_DIR NATIVE_JSON RESULT_JSON
+"""
+import json
+import sys
+
+out, native_path, dest = sys.argv[1:4]
+runs = [json.loads(line) for line in open(f'{out}/result.jsonl') if line.strip()]
+errors = []
+try:
+    errors = [json.loads(line) for line in open(f'{out}/error.jsonl') if line.strip()]
+except FileNotFoundError:
+    pass
+env = open(f'{out}/env.txt').read().splitlines()
+try:
+    clocks = [int(line.split()[0]) for line in open(f'{out}/clocks.txt') if line.strip()[:1].isdigit()]
+except FileNotFoundError:
+    clocks = []
+native = json.load(open(native_path))
+browser = next((line for line in env if 'Chromium' in line or 'Chrome' in line), 'Chromium')
+rows = []
+for run in runs:
+    r = run['result']
+    for row in r['results']:
+        rows.append({**row, 'job': run['job'], 'job_wall_s': run['wall_s'],
+                     'profile': r.get('profile'), 'adapter': r.get('device')})
+doc = {
+    'suite': 'gpu-msm-browser',
+    'protocol': 'the book\'s gpu-msm widget task in its own Web Worker (wasm + WebGPU), timed from the packed '
+                'input in memory to the affine result, median of the repetitions, each run verified by discrete '
+                'logs; compile_ms is the first compile of the curve in a fresh browser profile. native: msm_bench '
+                'in the same call on the same GPU at the same limb width.',
+    'device': {'name': native['device']['name'], 'driver': native['device'].get('driver'), 'browser': browser},
+    'gpu_clock_mhz': {'samples': len(clocks), 'min': min(clocks, default=None), 'max': max(clocks, default=None)},
+    'commit': native.get('commit'), 'date': native.get('date'),
+    'results': rows,
+    'errors': errors,
+    'native': native['results'],
+}
+json.dump(doc, open(dest, 'w'), indent=1)
+print(f'{len(rows)} browser rows, {len(native["results"])} native rows, {len(errors)} errors -> {dest}')
