@@ -1,5 +1,5 @@
 # Fast MSM build entry point. The README's two commands are `make serve` and `make test`.
-.PHONY: setup setup-test wasm wasm-relaxed wasm-threads book serve test test-rust test-e2e bench-mont-wasm bench-msm-wasm clean gpu-bench-bin
+.PHONY: setup setup-test wasm wasm-relaxed wasm-wide wasm-threads book serve test test-rust test-e2e bench-mont-wasm bench-msm-wasm clean gpu-bench-bin
 
 WASM_OUT := book/generated/pkg
 # SIMD128 is in every current browser; the widgets report (not fake) what a browser lacks.
@@ -27,6 +27,17 @@ wasm-relaxed: setup
 	CARGO_TARGET_DIR=$(CURDIR)/target/wasm-relaxed RUSTFLAGS="$(WASM_RUSTFLAGS) -C target-feature=+relaxed-simd" \
 		wasm-pack build wasm-demo/relaxed --release --target web --no-opt \
 		--no-pack --out-dir ../../$(WASM_RELAXED_OUT) --out-name fastmsm_relaxed
+
+# A small package with WebAssembly's wide arithmetic (i64.mul_wide_u: the 64×64→128-bit multiply,
+# i64.add128) for the mont-bench widget: fastmsm-mont's fips-wide product and ark-ff built with it.
+# Like the relaxed package it is loaded only after probing, since the module fails to compile where
+# the extension is missing. Only fastmsm-mont and ark-ff are compiled (no MSM). rustc 1.95 warns
+# that the target feature is unstable; the instructions are the phase-4 proposal's.
+WASM_WIDE_OUT := book/generated/pkg-wide
+wasm-wide: setup
+	CARGO_TARGET_DIR=$(CURDIR)/target/wasm-wide RUSTFLAGS="$(WASM_RUSTFLAGS) -C target-feature=+wide-arithmetic" \
+		wasm-pack build wasm-demo/wide --release --target web --no-opt \
+		--no-pack --out-dir ../../$(WASM_WIDE_OUT) --out-name fastmsm_wide
 
 # A third package for the CPU MSM on every core over one shared memory (book/widgets/cpu-pool.js):
 # atomics, so the standard library is rebuilt with them (-Z build-std; RUSTC_BOOTSTRAP lets the
@@ -61,7 +72,7 @@ npm: wasm wasm-relaxed wasm-threads
 	cd $(NPM_DIR) && npm pack --pack-destination $(CURDIR)/target/npm
 
 # Static site in target/book (host it anywhere, at any sub-path).
-book: wasm wasm-relaxed wasm-threads
+book: wasm wasm-relaxed wasm-wide wasm-threads
 	node wasm-demo/bench/tables.js
 	mdbook build
 
