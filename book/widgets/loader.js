@@ -4,6 +4,8 @@
 //   title, controls (form fields: select, number or text), quick (parameters for a fast run), autorun (bool),
 //   task(wasm, params, progress)  — runs in the Web Worker, returns a results object (DESIGN.md schema)
 //   view(result)                  — tables and a chart spec for the page
+//   fromPage(params)  (optional)  — runs in the page before the task: adds what only the page has
+//                                   (localStorage) to the parameters sent to the worker
 // All URLs are relative to this file, so the site works from any sub-path, offline.
 import { runInWorker } from './worker-client.js';
 import { renderOutput, toMarkdown } from './render.js';
@@ -100,7 +102,8 @@ async function hydrate(root) {
     status.textContent = 'Starting…';
     progress.value = 0;
     try {
-      const result = await runInWorker(name, params, (fraction, text) => {
+      const request = module.fromPage ? module.fromPage(params) : params;
+      const result = await runInWorker(name, request, (fraction, text) => {
         progress.value = fraction;
         status.textContent = text;
       });

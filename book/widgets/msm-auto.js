@@ -2,21 +2,31 @@
 // both on the same seeded input (the cpu-msm and gpu-msm widgets' seed) over a range of n, checks
 // every result against arkworks, and finds the crossover: the smallest measured n from which the
 // GPU is faster at every larger measured n. The page keeps it (localStorage, per curve) and
-// `backend: 'auto'` (auto-backend.js) runs each MSM where it is faster here.
+// `backend: 'auto'` (auto-backend.js) runs each MSM where it is faster here; the widget's second
+// action runs one MSM that way, with the crossover the page kept.
 import { CpuPool, pointHex, threadSupport } from './cpu-pool.js';
 import { SEED } from './cpu-msm.js';
-import { chooseBackend, saveCrossover } from './auto-backend.js';
+import { chooseBackend, loadCrossover, saveCrossover } from './auto-backend.js';
 
 export const title = 'CPU or GPU: where this device runs the MSM faster';
 const CURVES = ['bn254', 'bls12-377', 'bls12-381', 'ed-on-bls12-377'];
 export const controls = [
+  { name: 'action', label: 'Do', type: 'select', default: 'measure', options: [
+    { value: 'measure', label: 'measure both and keep the crossover' },
+    { value: 'auto', label: "run one MSM with backend 'auto'" }] },
   { name: 'curve', label: 'Curve', type: 'select', default: 'bn254', options: CURVES },
   { name: 'from', label: 'From n = 2^', type: 'number', default: 8, min: 4, max: 18 },
   { name: 'to', label: 'to n = 2^', type: 'number', default: 16, min: 4, max: 18 },
+  { name: 'at', label: "auto's n = 2^", type: 'number', default: 12, min: 1, max: 20 },
   { name: 'repetitions', label: 'Repetitions', type: 'number', default: 3, min: 1, max: 10 },
 ];
-export const quick = { curve: 'ed-on-bls12-377', from: 5, to: 7, repetitions: 1 };
+export const quick = { action: 'measure', curve: 'ed-on-bls12-377', from: 5, to: 7, repetitions: 1 };
 export const autorun = false;
+
+/** Runs in the page before the task goes to the worker (which has no localStorage): the kept crossover. */
+export function fromPage(params) {
+  return params.action === 'auto' ? { ...params, crossover: loadCrossover(params.curve) } : params;
+}
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[(xs.length - 1) >> 1];
 
@@ -30,16 +40,70 @@ export function crossover(rows) {
   return at;
 }
 
+/** The seeded input of n points and arkworks' MSM of it. */
+function drawInput(wasm, curve, n) {
+  const input = new wasm.CpuMsm(curve, n, SEED, () => {});
+  try {
+    return { ref: input.run('arkworks', n, 0, 0, false), points: input.points_bytes(n), scalars: input.scalars_bytes(n) };
+  } finally {
+    input.free();
+  }
+}
+
+/** `repetitions` timed MSMs on the pool's threads after one warm-up, each compared with `ref`. */
+async function timeCpu(wasm, pool, { scalars, ref }, threads, repetitions) {
+  const run = { samples: [], verified: true };
+  for (let r = 0; r <= repetitions; r++) {
+    const t0 = performance.now();
+    const out = await pool.msm(wasm, scalars, threads);
+    if (r > 0) run.samples.push(performance.now() - t0); // the first run warms up
+    const p = pointHex(out.point);
+    run.verified &&= p.x === ref.x && p.y === ref.y;
+  }
+  return run;
+}
+
+/** The same on the GPU (the gpu-msm widget's path, its default width), after compiling once. */
+async function timeGpu(wasm, curve, n, ref, repetitions) {
+  const run = { samples: [], verified: true };
+  const g = new wasm.GpuMsmInput(curve, n, SEED, () => {});
+  try {
+    await wasm.gpu_msm_compile(curve, 0);
+    for (let r = 0; r <= repetitions; r++) {
+      const out = await g.gpu(0, 0);
+      if (r > 0) run.samples.push(out.seconds * 1e3);
+      run.verified &&= out.x === ref.x && out.y === ref.y;
+    }
+  } finally {
+    g.free();
+  }
+  return run;
+}
+
+function resultRow(name, params, run) {
+  return { name, params, unit: 'ms', median: median(run.samples), min: Math.min(...run.samples),
+    max: Math.max(...run.samples), samples: run.samples.length, verified: run.verified };
+}
+
+async function webgpuHere() {
+  return !!navigator.gpu && !!(await navigator.gpu.requestAdapter().catch(() => null));
+}
+
+const modeLabel = (mode) => (mode === 'shared' ? 'shared memory' : 'message passing');
+
 export async function task(wasm, params, progress) {
   const curve = params.curve;
   if (!CURVES.includes(curve)) throw new Error(`unknown curve ${curve}`);
+  const repetitions = Math.max(1, Math.round(params.repetitions ?? 3));
+  const action = params.action ?? 'measure';
+  if (action === 'auto') return runAuto(wasm, curve, Math.round(params.at), params.crossover ?? null, repetitions, progress);
+  if (action !== 'measure') throw new Error(`unknown action ${action}: 'measure' or 'auto'`);
   const from = Math.round(params.from);
   const to = Math.round(params.to);
   if (!(from >= 1 && to <= 20 && from <= to)) throw new Error(`n from 2^${from} to 2^${to}: choose 2^1 ≤ from ≤ to ≤ 2^20`);
-  const repetitions = Math.max(1, Math.round(params.repetitions ?? 3));
   const support = threadSupport();
   const mode = support.modes.shared.ok ? 'shared' : 'message';
-  const gpu = !!navigator.gpu && !!(await navigator.gpu.requestAdapter().catch(() => null));
+  const gpu = await webgpuHere();
   const pool = await CpuPool.start(mode, support.cores);
   const rows = [];
   const results = [];
@@ -48,44 +112,19 @@ export async function task(wasm, params, progress) {
       const n = 2 ** logn;
       const say = (f, text) => progress((logn - from + f) / (to - from + 1), `n = 2^${logn}: ${text}`);
       say(0, 'drawing the input');
-      const input = new wasm.CpuMsm(curve, n, SEED, () => {});
-      const ref = input.run('arkworks', n, 0, 0, false);
-      const points = input.points_bytes(n);
-      const scalars = input.scalars_bytes(n);
-      input.free();
-      await pool.load(curve, points);
-      const cpu = { samples: [], verified: true };
-      for (let r = 0; r <= repetitions; r++) {
-        say(0.2, `CPU, ${support.cores} threads (${mode === 'shared' ? 'shared memory' : 'message passing'})`);
-        const t0 = performance.now();
-        const out = await pool.msm(wasm, scalars, support.cores);
-        if (r > 0) cpu.samples.push(performance.now() - t0); // the first run warms up
-        const p = pointHex(out.point);
-        cpu.verified &&= p.x === ref.x && p.y === ref.y;
-      }
-      const gpuRun = { samples: [], verified: true };
+      const input = drawInput(wasm, curve, n);
+      await pool.load(curve, input.points);
+      say(0.2, `CPU, ${support.cores} threads (${modeLabel(mode)})`);
+      const cpu = await timeCpu(wasm, pool, input, support.cores, repetitions);
+      results.push(resultRow(`${curve}/n=2^${logn}/cpu`, { curve, n, log2_n: logn, backend: 'cpu', mode, threads: support.cores }, cpu));
+      const row = { log2_n: logn, cpu: results.at(-1).median, gpu: null };
       if (gpu) {
         say(0.5, 'GPU');
-        const g = new wasm.GpuMsmInput(curve, n, SEED, () => {});
-        try {
-          await wasm.gpu_msm_compile(curve, 0);
-          for (let r = 0; r <= repetitions; r++) {
-            const out = await g.gpu(0, 0);
-            if (r > 0) gpuRun.samples.push(out.seconds * 1e3);
-            gpuRun.verified &&= out.x === ref.x && out.y === ref.y;
-          }
-        } finally {
-          g.free();
-        }
+        results.push(resultRow(`${curve}/n=2^${logn}/gpu`, { curve, n, log2_n: logn, backend: 'gpu' },
+          await timeGpu(wasm, curve, n, input.ref, repetitions)));
+        row.gpu = results.at(-1).median;
       }
-      const row = { log2_n: logn, cpu: median(cpu.samples), gpu: gpu ? median(gpuRun.samples) : null };
       rows.push(row);
-      results.push({ name: `${curve}/n=2^${logn}/cpu`, params: { curve, n, log2_n: logn, backend: 'cpu', mode, threads: support.cores },
-        unit: 'ms', median: row.cpu, min: Math.min(...cpu.samples), max: Math.max(...cpu.samples), samples: cpu.samples.length, verified: cpu.verified });
-      if (gpu) {
-        results.push({ name: `${curve}/n=2^${logn}/gpu`, params: { curve, n, log2_n: logn, backend: 'gpu' },
-          unit: 'ms', median: row.gpu, min: Math.min(...gpuRun.samples), max: Math.max(...gpuRun.samples), samples: gpuRun.samples.length, verified: gpuRun.verified });
-      }
     }
   } finally {
     pool.terminate();
@@ -94,6 +133,7 @@ export async function task(wasm, params, progress) {
   const found = { curve, log2_n: gpu ? crossover(rows) : null, gpu };
   return {
     suite: 'msm-auto',
+    action,
     device: { name: `browser (${support.cores} logical cores${gpu ? ', WebGPU' : ', no WebGPU'})`, cores: support.cores },
     params: { curve, from, to, repetitions, mode, seed: SEED },
     crossover: { ...found, measured: rows },
@@ -104,7 +144,64 @@ export async function task(wasm, params, progress) {
   };
 }
 
+/** One MSM of 2^logn points where backend 'auto' sends it, given the crossover the page kept. */
+async function runAuto(wasm, curve, logn, kept, repetitions, progress) {
+  if (!(logn >= 1 && logn <= 20)) throw new Error(`n = 2^${logn}: choose 2^1 to 2^20`);
+  const n = 2 ** logn;
+  const support = threadSupport();
+  const gpu = await webgpuHere();
+  let choice = chooseBackend(curve, n, kept);
+  if (choice.backend === 'gpu' && !gpu) choice = { backend: 'cpu', why: 'the kept crossover names the GPU, but no WebGPU adapter opens here now' };
+  progress(0, 'drawing the input');
+  const input = drawInput(wasm, curve, n);
+  const params = { curve, n, log2_n: logn, backend: choice.backend, chosen_by: 'auto' };
+  let run;
+  if (choice.backend === 'gpu') {
+    progress(0.3, 'GPU');
+    run = await timeGpu(wasm, curve, n, input.ref, repetitions);
+  } else {
+    const mode = support.modes.shared.ok ? 'shared' : 'message';
+    Object.assign(params, { mode, threads: support.cores });
+    progress(0.3, `CPU, ${support.cores} threads (${modeLabel(mode)})`);
+    const pool = await CpuPool.start(mode, support.cores);
+    try {
+      await pool.load(curve, input.points);
+      run = await timeCpu(wasm, pool, input, support.cores, repetitions);
+    } finally {
+      pool.terminate();
+    }
+  }
+  progress(1, 'Done');
+  const row = resultRow(`${curve}/n=2^${logn}/auto`, params, run);
+  return {
+    suite: 'msm-auto',
+    action: 'auto',
+    device: { name: `browser (${support.cores} logical cores${gpu ? ', WebGPU' : ', no WebGPU'})`, cores: support.cores },
+    params: { curve, log2_n: logn, repetitions, seed: SEED },
+    choice,
+    crossover_used: kept,
+    results: [row],
+    verified: row.verified,
+  };
+}
+
+function viewAuto(result) {
+  const r = result.results[0];
+  const kept = result.crossover_used;
+  const from = !kept ? 'No crossover is kept in this browser for this curve yet.'
+    : `Kept crossover: ${kept.gpu ? (kept.log2_n === null ? 'the CPU won at every n' : `the GPU from 2^${kept.log2_n}`) : 'no WebGPU'}${kept.date ? ` (measured ${kept.date.slice(0, 10)})` : ''}.`;
+  return {
+    message: `Backend 'auto' ran this MSM of 2^${r.params.log2_n} points on the ${r.params.backend.toUpperCase()}: ${result.choice.why}. ${from}`,
+    tables: [{
+      caption: `${r.params.curve}, n = 2^${r.params.log2_n}: backend 'auto'`,
+      columns: ['Backend', 'Why', 'ms (median)', 'Runs', 'Equals arkworks'],
+      rows: [[r.params.backend.toUpperCase(), result.choice.why, r.median.toFixed(1), r.samples, r.verified ? '✔' : '✘']],
+    }],
+  };
+}
+
 export function view(result) {
+  if (result.action === 'auto') return viewAuto(result);
   const c = result.crossover;
   // kept for `backend: 'auto'` (the view runs in the page, which has localStorage)
   if (result.verified) saveCrossover(c);

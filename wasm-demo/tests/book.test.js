@@ -49,6 +49,68 @@ async function visitWithoutWebGPU(path) {
   return { page, context, problems };
 }
 
+/** Sets a widget's form fields, clicks Run and returns the run's JSON export (throws on a failed run). */
+async function runFromForm(page, widget, fields) {
+  const root = page.locator(`.fastmsm-widget[data-widget="${widget}"]`);
+  for (const [name, value] of Object.entries(fields)) {
+    const field = root.locator(`[name="${name}"]`);
+    if (await field.evaluate((e) => e.tagName === 'SELECT')) await field.selectOption(String(value));
+    else await field.fill(String(value));
+  }
+  await root.getByRole('button', { name: /^Run/ }).click(); // the page marks it running before the click returns
+  await page.waitForFunction((w) => ['done', 'error'].includes(
+    document.querySelector(`.fastmsm-widget[data-widget="${w}"]`).dataset.state), widget, { timeout: 120_000 });
+  assert.equal(await root.getAttribute('data-state'), 'done', await root.locator('.fm-status').textContent());
+  await root.getByRole('button', { name: 'Copy as JSON' }).click();
+  return { result: JSON.parse(await root.locator('.fm-exported').inputValue()), message: await root.locator('.fm-message').textContent() };
+}
+
+/**
+ * backend 'auto' (msm-auto.js, auto-backend.js), after the page's quick run measured CPU and GPU
+ * (SwiftShader) at small n: the per-n choice it reports follows the crossover it found, the page
+ * kept that crossover, and later runs of one MSM with backend 'auto' use what the page kept — the
+ * measured one, then one put in its place (GPU from 2^6), on both sides of it. Same page, so the
+ * GPU pipelines compiled by the quick run are reused: a few seconds.
+ */
+async function checkAutoBackend(page, runs) {
+  const widget = await import('../../book/widgets/msm-auto.js');
+  const { curve } = widget.quick;
+  const { result } = runs.find((r) => r.widget === 'msm-auto');
+  const c = result.crossover;
+  assert.equal(c.gpu, true, 'headless Chromium has WebGPU (SwiftShader)');
+  assert.deepEqual(c.measured.map((r) => r.log2_n), [5, 6, 7]);
+  assert.ok(c.measured.every((r) => r.cpu > 0 && r.gpu > 0), 'both backends timed at every n');
+  assert.equal(c.log2_n, widget.crossover(c.measured));
+  for (const a of result.auto) {
+    assert.equal(a.backend, c.log2_n !== null && a.log2_n >= c.log2_n ? 'gpu' : 'cpu', `auto's choice at 2^${a.log2_n}`);
+    assert.ok(a.why.length > 10, 'the choice says why');
+  }
+  const key = `fastmsm:crossover:${curve}`;
+  const kept = await page.evaluate((k) => JSON.parse(localStorage.getItem(k)), key);
+  assert.deepEqual({ log2_n: kept.log2_n, gpu: kept.gpu }, { log2_n: c.log2_n, gpu: true }, 'the page kept the crossover');
+
+  const auto = (at) => runFromForm(page, 'msm-auto', { action: 'auto', curve, at, repetitions: 1 });
+  const later = await auto(7);
+  assert.deepEqual(later.result.crossover_used, kept, 'a later run reads the kept crossover');
+  assert.equal(later.result.results[0].params.backend, c.log2_n !== null && c.log2_n <= 7 ? 'gpu' : 'cpu');
+  assert.equal(later.result.verified, true);
+
+  const planted = { log2_n: 6, gpu: true, date: '2026-01-01T00:00:00.000Z' };
+  await page.evaluate(([k, v]) => localStorage.setItem(k, JSON.stringify(v)), [key, planted]);
+  for (const [at, backend] of [[5, 'cpu'], [7, 'gpu']]) {
+    const { result: r, message } = await auto(at);
+    assert.deepEqual(r.crossover_used, planted);
+    assert.equal(r.choice.backend, backend, `2^${at} against a crossover at 2^6`);
+    assert.equal(r.results[0].params.backend, backend);
+    assert.equal(r.results[0].params.n, 2 ** at);
+    assert.equal(r.verified, true, `auto at 2^${at} equals arkworks`);
+    assert.match(message, new RegExp(`on the ${backend.toUpperCase()}: n ${at >= 6 ? '≥' : '<'} 2\\^6`));
+  }
+}
+
+// Checks that run on a chapter's page after its widgets' quick runs (their workers still warm).
+const afterQuickRuns = { 'wasm-msm.html': checkAutoBackend };
+
 describe('every page of SUMMARY.md', () => {
   assert.ok(chapters.length >= 12, `SUMMARY.md lists ${chapters.length} chapters`);
   for (const chapter of chapters) {
@@ -69,6 +131,7 @@ describe('every page of SUMMARY.md', () => {
           assert.ok(result.commit && result.date && result.device?.browser, `${widget}: result lacks provenance`);
         }
         assert.equal(await page.locator('.fastmsm-widget[data-state="done"][data-verified="true"]').count(), widgets);
+        await afterQuickRuns[chapter]?.(page, results);
       }
       await page.waitForLoadState('networkidle');
       assert.deepEqual(problems, [], `problems on ${chapter}`);
