@@ -12,19 +12,39 @@ export const title = 'Montgomery multiplication: every variant vs ark-ff, in you
 // the task checks them against the wasm module's own lists (mont_fields, mont_variants).
 export const FIELDS = ['bn254-fq', 'bn254-fr', 'bls12-377-fq', 'bls12-377-fr', 'bls12-381-fq', 'bls12-381-fr'];
 export const VARIANTS = [
-  'cios', 'fios', 'sos', 'cios-no-carry', 'bos-portable', 'bos-simd', 'emmart-fma',
+  'cios', 'fios', 'sos', 'cios-no-carry', 'fips-wide', 'bos-portable', 'bos-simd', 'emmart-fma',
   'reduced-radix-26', 'reduced-radix-27', 'reduced-radix-28', 'reduced-radix-29', 'reduced-radix-30',
   'u32-12bit', 'u32-13bit', 'u32-14bit', 'u32-15bit', 'u32-16bit', 'barrett', 'barrett-domb',
 ];
 // Emmart's method again, from the second package built with +relaxed-simd (f64x2.relaxed_madd).
 export const RELAXED = 'emmart-fma-relaxed';
 export const BASELINE = 'ark-ff';
+// From the third package, built with +wide-arithmetic (i64.mul_wide_u, i64.add128): ark-ff (the
+// second baseline), the product written for the 128-bit multiply, and the two CIOS forms rebuilt.
+export const WIDE_SUFFIX = '+wide';
+export const WIDE_ROWS = ['ark-ff', 'fips-wide', 'cios', 'cios-no-carry'].map((v) => `${v}${WIDE_SUFFIX}`);
+export const WIDE_BASELINE = `${BASELINE}${WIDE_SUFFIX}`;
+const EXTRA_ROWS = [RELAXED, ...WIDE_ROWS];
+
+// A module with one i64.mul_wide_u (0xfc 0x16) and one i64.add128 (0xfc 0x13), () -> (i64, i64):
+// WebAssembly.validate() accepts it only where the engine has wide arithmetic.
+const WIDE_ARITHMETIC_PROBE = [0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
+  0x01, 0x06, 0x01, 0x60, 0x00, 0x02, 0x7e, 0x7e, // type: () -> (i64, i64)
+  0x03, 0x02, 0x01, 0x00, // one function of that type
+  0x0a, 0x10, 0x01, 0x0e, 0x00, // code: one body of 14 bytes, no locals
+  0x42, 0x00, 0x42, 0x00, 0xfc, 0x16, // i64.const 0; i64.const 0; i64.mul_wide_u
+  0x42, 0x00, 0x42, 0x00, 0xfc, 0x13, 0x0b]; // i64.const 0; i64.const 0; i64.add128; end
+export function wideArithmetic() {
+  try { return WebAssembly.validate(new Uint8Array(WIDE_ARITHMETIC_PROBE)); } catch { return false; }
+}
+const WIDE_MISSING = 'this browser lacks WebAssembly wide arithmetic (in Chromium 156 it is behind --js-flags=--wasm-wide-arithmetic)';
 
 export const controls = [
   { name: 'field', label: 'Field', type: 'select', default: 'bn254-fr',
     options: [...FIELDS, { value: 'all', label: 'all six' }] },
-  { name: 'variants', label: 'Variants', type: 'select', multiple: true, default: [...VARIANTS, RELAXED],
-    options: [...VARIANTS, { value: RELAXED, label: `${RELAXED} (relaxed SIMD)` }] },
+  { name: 'variants', label: 'Variants', type: 'select', multiple: true, default: [...VARIANTS, ...EXTRA_ROWS],
+    options: [...VARIANTS, { value: RELAXED, label: `${RELAXED} (relaxed SIMD)` },
+      ...WIDE_ROWS.map((v) => ({ value: v, label: `${v} (wide arithmetic)` }))] },
   { name: 'count', label: 'Multiplications per call', type: 'number', default: 50000, min: 1000, max: 10000000, step: 1000 },
   { name: 'repetitions', label: 'Repetitions', type: 'number', default: 5, min: 1, max: 50 },
 ];
@@ -60,6 +80,18 @@ const median = (xs) => {
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 };
 
+// The wide-arithmetic package, loaded once per worker. Call only after wideArithmetic().
+let widePackage = null;
+export function loadWide() {
+  widePackage ??= (async () => {
+    const url = (f) => new URL(`../generated/pkg-wide/${f}`, import.meta.url);
+    const m = await import(url('fastmsm_wide.js'));
+    await m.default({ module_or_path: url('fastmsm_wide_bg.wasm') });
+    return m;
+  })();
+  return widePackage;
+}
+
 // The relaxed-SIMD package, loaded once per worker (also by the cpu-msm widget). Call only after
 // wasmFeatures().relaxed_simd: the module does not compile without the feature.
 let relaxedPackage = null;
@@ -84,9 +116,9 @@ export async function task(wasm, params, progress) {
     throw new Error(`mont-bench.js lists are out of date: wasm has fields ${names(wasmFields)} and variants ${names(wasmVariants)}`);
   }
   const fields = asList(params.field ?? params.fields, FIELDS);
-  const variants = asList(params.variants, [...VARIANTS, RELAXED]);
+  const variants = asList(params.variants, [...VARIANTS, ...EXTRA_ROWS]);
   for (const f of fields) if (!FIELDS.includes(f)) throw new Error(`unknown field ${f}`);
-  for (const v of variants) if (v !== RELAXED && !VARIANTS.includes(v)) throw new Error(`unknown variant ${v}`);
+  for (const v of variants) if (!EXTRA_ROWS.includes(v) && !VARIANTS.includes(v)) throw new Error(`unknown variant ${v}`);
   const count = Math.max(1, Math.round(params.count ?? 50000));
   const repetitions = Math.max(1, Math.round(params.repetitions ?? 5));
 
@@ -105,6 +137,14 @@ export async function task(wasm, params, progress) {
         relaxedProblem = 'f64x2.relaxed_madd is not fused on this CPU/engine; Emmart\'s method needs a fused multiply-add';
       }
     }
+  }
+  const wideWanted = variants.some((v) => WIDE_ROWS.includes(v));
+  const hasWide = wideArithmetic();
+  let wide = null;
+  if (wideWanted && hasWide) {
+    progress(0, 'Loading the wide-arithmetic package…');
+    wide = await loadWide();
+    if (names(wide.mont_variants()) !== VARIANTS.join(',')) throw new Error('the wide-arithmetic package is out of date');
   }
   const info = Object.fromEntries(wasmVariants.map((v) => [v.name, v]));
 
@@ -125,7 +165,14 @@ export async function task(wasm, params, progress) {
     // rows: the baseline first, then the requested variants in the crate's order
     const rows = [{ variant: BASELINE, limb_bits: 64, backend: 'ark-ff 0.5 Fp (u128 products)',
       call: (n) => wasm.mont_ark_chain(field, xs, ys, n) }];
-    for (const v of [...VARIANTS, RELAXED].filter((n) => variants.includes(n))) {
+    for (const v of [...VARIANTS, ...EXTRA_ROWS].filter((n) => variants.includes(n))) {
+      if (WIDE_ROWS.includes(v)) {
+        if (!wide) { unavailable.push({ field, variant: v, reason: WIDE_MISSING }); continue; }
+        const base = v.slice(0, -WIDE_SUFFIX.length);
+        rows.push({ variant: v, limb_bits: 64, backend: 'i64.mul_wide_u + i64.add128 (wide arithmetic)',
+          call: base === BASELINE ? (n) => wide.mont_ark_chain(field, xs, ys, n) : (n) => wide.mont_chain(field, base, xs, ys, n) });
+        continue;
+      }
       if (v === RELAXED) {
         if (relaxedProblem) { unavailable.push({ field, variant: v, reason: relaxedProblem }); continue; }
         rows.push({ variant: v, limb_bits: info['emmart-fma'].limb_bits, backend: relaxedBuild.emmart_fma_backend,
@@ -137,7 +184,8 @@ export async function task(wasm, params, progress) {
         continue;
       }
       const backend = v === 'emmart-fma' ? `${build.emmart_fma_backend} (scalar: software fma on wasm)`
-        : v === 'bos-simd' ? build.bos_simd_backend : v === 'bos-portable' ? 'portable lanes' : '';
+        : v === 'bos-simd' ? build.bos_simd_backend : v === 'bos-portable' ? 'portable lanes'
+          : v === 'fips-wide' ? 'u64×u64→u128 without wide arithmetic: four 32×32 products' : '';
       rows.push({ variant: v, limb_bits: info[v].limb_bits, backend,
         call: (n) => wasm.mont_chain(field, v, xs, ys, n) });
     }
@@ -164,12 +212,16 @@ export async function task(wasm, params, progress) {
       }
     }
     const arkMedian = median(rows[0].samples);
+    const arkWide = rows.find((r) => r.variant === WIDE_BASELINE);
+    const arkWideMedian = arkWide ? median(arkWide.samples) : null;
     for (const row of rows) {
       const m = median(row.samples);
+      const wideRatio = arkWideMedian && row.variant.endsWith(WIDE_SUFFIX) && m > 0 ? round(arkWideMedian / m, 3) : null;
       results.push({
         name: `${field}/${row.variant}`,
         params: { field, variant: row.variant, limb_bits: row.limb_bits, backend: row.backend, iterations: count,
-          warmup_calls: WARMUPS, speedup_vs_ark_ff: m > 0 ? round(arkMedian / m, 3) : null },
+          warmup_calls: WARMUPS, speedup_vs_ark_ff: m > 0 ? round(arkMedian / m, 3) : null,
+          ...(wideRatio === null ? {} : { speedup_vs_ark_ff_wide: wideRatio }) },
         unit: 'ns/mul',
         median: round(m, 2),
         min: round(Math.min(...row.samples), 2),
@@ -184,8 +236,10 @@ export async function task(wasm, params, progress) {
   return {
     suite: 'mont-wasm',
     device: { name: `browser CPU${cores ? ` (${cores} logical cores)` : ''}`, backend: `wasm32${build.simd128 ? ' simd128' : ''}` },
-    features: { simd128: features.simd128, relaxed_simd: features.relaxed_simd },
-    build: { main: build, relaxed: relaxedBuild },
+    features: { simd128: features.simd128, relaxed_simd: features.relaxed_simd, wide_arithmetic: hasWide },
+    build: { main: build, relaxed: relaxedBuild, wide: wide ? 'pkg-wide (+wide-arithmetic)' : null },
+    wide_product: wide ? 'fips-wide on i64.mul_wide_u (wide-arithmetic package)'
+      : `fips-wide without the 128-bit multiply: ${hasWide ? 'wide rows not requested' : WIDE_MISSING}`,
     inputs,
     unavailable,
     results,
@@ -200,35 +254,38 @@ export function view(result) {
   const fields = [...new Set(result.results.map((r) => r.params.field))];
   const tables = fields.map((field) => {
     const rows = result.results.filter((r) => r.params.field === field).map((r) => [
-      r.params.variant === BASELINE ? `${BASELINE} (baseline)` : r.params.variant,
+      r.params.variant === BASELINE ? `${BASELINE} (baseline)`
+        : r.params.variant === WIDE_BASELINE ? `${WIDE_BASELINE} (second baseline)` : r.params.variant,
       r.params.limb_bits,
       ns(r.median),
       `${ns(r.min)}–${ns(r.max)}`,
       r.params.speedup_vs_ark_ff == null ? '—' : `${r.params.speedup_vs_ark_ff.toFixed(2)}×`,
+      r.params.speedup_vs_ark_ff_wide == null ? '—' : `${r.params.speedup_vs_ark_ff_wide.toFixed(2)}×`,
       r.verified ? '✔' : '✘',
       r.params.backend,
     ]);
     for (const u of result.unavailable.filter((u) => u.field === field)) {
-      rows.push([u.variant, '', 'unavailable', '', '', '—', u.reason]);
+      rows.push([u.variant, '', 'unavailable', '', '', '', '—', u.reason]);
     }
     return {
       caption: `${field}: ${result.results[0].params.iterations.toLocaleString('en')} chained multiplications per call, `
         + `${result.results[0].samples} timed calls per row`,
-      columns: ['Variant', 'Limb bits', 'ns/mul (median)', 'min–max', 'Speed-up vs ark-ff', 'Verified', 'Note'],
+      columns: ['Variant', 'Limb bits', 'ns/mul (median)', 'min–max', 'Speed-up vs ark-ff', 'vs ark-ff+wide', 'Verified', 'Note'],
       rows,
     };
   });
   const labels = [...new Set(result.results.map((r) => r.params.variant))];
   const medians = result.results.map((r) => r.median).filter((m) => m > 0);
   const best = Object.fromEntries(fields.map((field) => {
-    const rows = result.results.filter((r) => r.params.field === field && r.params.variant !== BASELINE);
+    const rows = result.results.filter((r) => r.params.field === field && r.params.variant !== BASELINE
+      && r.params.variant !== WIDE_BASELINE);
     const top = rows.reduce((a, b) => (b.median < a.median ? b : a), rows[0]);
     return [field, top];
   }));
   const summary = fields.filter((f) => best[f]).map((f) => `${f}: fastest ${best[f].params.variant}, `
     + `${best[f].params.speedup_vs_ark_ff?.toFixed(2) ?? '—'}× ark-ff`).join('; ');
   return {
-    message: summary ? `Lower is better. ${summary}.` : 'Lower is better.',
+    message: `Lower is better. Wide arithmetic: ${result.wide_product ?? 'not probed'}.${summary ? ` ${summary}.` : ''}`,
     tables,
     chart: {
       title: 'ns per multiplication (median; ark-ff is the baseline bar)',
