@@ -9,6 +9,7 @@
 
 import { wasmFeatures } from './capabilities.js';
 import { loadRelaxed } from './mont-bench.js';
+import { median, round, summary } from './stats.js';
 
 export const title = 'Multi-scalar multiplication on your CPU: ours vs arkworks, in WebAssembly';
 
@@ -54,12 +55,6 @@ export const autorun = false;
 export const SEED = 20260521;
 const WARMUP_POINTS = 1 << 10; // V8 compiles wasm functions again, optimised, once they run hot
 
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
-const round = (x, digits) => Math.round(x * 10 ** digits) / 10 ** digits;
 const asList = (v, all) => (v === 'all' || v === undefined || (Array.isArray(v) && (v.length === 0 || v.includes('all')))
   ? all : [v].flat());
 const samePoint = (a, b) => a.x === b.x && a.y === b.y;
@@ -164,10 +159,7 @@ export async function task(wasm, params, progress) {
             result: pointText(row.out),
           },
           unit: 'ms',
-          median: round(m, 2),
-          min: round(Math.min(...row.samples), 2),
-          max: round(Math.max(...row.samples), 2),
-          samples: row.samples.length,
+          ...summary(row.samples),
           verified: row.verified,
         });
       }

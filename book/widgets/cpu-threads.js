@@ -5,6 +5,7 @@
 // VariableBaseMSM on the same seeded input (drawn by the cpu-msm widget's code).
 import { CpuPool, pointHex, threadSupport } from './cpu-pool.js';
 import { SEED } from './cpu-msm.js';
+import { median, round, summary } from './stats.js';
 
 export const title = 'The MSM on every core: threads in WebAssembly, both modes';
 
@@ -23,12 +24,6 @@ export const controls = [
 export const quick = { curve: ['bn254', 'bls12-377', 'ed-on-bls12-377'], logn: 9, mode: 'both', repetitions: 1, glv: 'no', threads: [1, 2, 3] };
 export const autorun = false;
 
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
-const round = (x, digits) => Math.round(x * 10 ** digits) / 10 ** digits;
 
 /** 1, 2, 4, … up to `cores`, and `cores` itself. */
 export function threadCounts(cores) {
@@ -149,10 +144,7 @@ export async function task(wasm, params, progress) {
               result: reference.x === null ? 'identity' : `(${reference.x}, ${reference.y})`,
             },
             unit: 'ms',
-            median: round(m, 2),
-            min: round(Math.min(...row.samples), 2),
-            max: round(Math.max(...row.samples), 2),
-            samples: row.samples.length,
+            ...summary(row.samples),
             verified: row.verified,
           });
         }

@@ -7,6 +7,7 @@
 import { CpuPool, pointHex, threadSupport } from './cpu-pool.js';
 import { SEED } from './cpu-msm.js';
 import { chooseBackend, loadCrossover, saveCrossover } from './auto-backend.js';
+import { summary } from './stats.js';
 
 export const title = 'CPU or GPU: where this device runs the MSM faster';
 const CURVES = ['bn254', 'bls12-377', 'bls12-381', 'ed-on-bls12-377'];
@@ -27,8 +28,6 @@ export const autorun = false;
 export function fromPage(params) {
   return params.action === 'auto' ? { ...params, crossover: loadCrossover(params.curve) } : params;
 }
-
-const median = (xs) => [...xs].sort((a, b) => a - b)[(xs.length - 1) >> 1];
 
 /** The smallest log₂ n from which the GPU is faster at every larger measured n; null if never. */
 export function crossover(rows) {
@@ -81,8 +80,7 @@ async function timeGpu(wasm, curve, n, ref, repetitions) {
 }
 
 function resultRow(name, params, run) {
-  return { name, params, unit: 'ms', median: median(run.samples), min: Math.min(...run.samples),
-    max: Math.max(...run.samples), samples: run.samples.length, verified: run.verified };
+  return { name, params, unit: 'ms', ...summary(run.samples), verified: run.verified };
 }
 
 async function webgpuHere() {

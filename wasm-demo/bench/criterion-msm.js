@@ -11,6 +11,7 @@ import { cpus } from 'node:os';
 import { execSync } from 'node:child_process';
 import { dirname, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { round, summary } from '../../book/widgets/stats.js';
 
 const root = resolve(import.meta.dirname, '../..');
 const { values: args } = parseArgs({
@@ -28,12 +29,6 @@ function cpuModel() {
   return cpus()[0]?.model?.trim() || 'unknown-cpu';
 }
 const sanitize = (s) => s.toLowerCase().replace(/\((r|tm)\)/g, '').replace(/[^a-z0-9.]+/g, '-').replace(/^-+|-+$/g, '');
-const round = (x, d) => Math.round(x * 10 ** d) / 10 ** d;
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
 const VARIANT = { arkworks: 'arkworks', 'ours-projective': 'projective', 'ours-batch-affine': 'batch-affine',
   'ours-all-affine': 'all-affine' };
 
@@ -49,10 +44,7 @@ for (const group of readdirSync(dir).filter((g) => g.startsWith('msm_')).sort())
         params: { curve, n: Number(n), log2_n: Math.log2(Number(n)), variant: VARIANT[id], limb_bits: 64,
           glv: false, window: null, bench: `criterion msm/${curve}/${id}/${n}` },
         unit: 'ms',
-        median: round(median(ms), 2),
-        min: round(Math.min(...ms), 2),
-        max: round(Math.max(...ms), 2),
-        samples: ms.length,
+        ...summary(ms),
         verified: true,
       });
     }
