@@ -2,19 +2,24 @@
 // Builds nothing: it serves the built book (make book), opens the Montgomery chapter, runs the
 // widget's own task in the page's widget worker for every field × every variant (plus ark-ff and
 // the relaxed-SIMD Emmart row), and writes benches/results/mont-wasm-<device>.json (DESIGN.md schema).
+// With --wide-arithmetic, Chromium starts with --js-flags=--wasm-wide-arithmetic (off by default in
+// Chromium 156), so the widget's wide-arithmetic rows run too (ark-ff+wide, fips-wide+wide, …);
+// the file is then mont-wasm-<device>-wide-arithmetic.json and the run fails if they did not run.
 //
-//   node bench/mont-wasm.js [--count N] [--repetitions R] [--out FILE]
+//   node bench/mont-wasm.js [--count N] [--repetitions R] [--wide-arithmetic] [--out FILE]
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { dirname, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { serveBook } from '../lib/serve.js';
-import { launchChromium } from '../lib/browser.js';
+import { chromium } from 'playwright-core';
+import { CHROMIUM, launchChromium } from '../lib/browser.js';
 
 const { values: args } = parseArgs({
   options: {
     count: { type: 'string', default: '200000' },
     repetitions: { type: 'string', default: '9' },
+    'wide-arithmetic': { type: 'boolean', default: false },
     out: { type: 'string' },
   },
 });
@@ -31,10 +36,17 @@ const sanitize = (s) => s.toLowerCase().replace(/\((r|tm)\)/g, '').replace(/[^a-
   .replace(/^-+|-+$/g, '');
 
 const server = await serveBook();
-const browser = await launchChromium();
+const WIDE_FLAG = '--js-flags=--wasm-wide-arithmetic';
+const wideRun = args['wide-arithmetic'];
+// No WebGPU is needed here, so the flagged browser gets only the flag beyond the usual quiet set.
+const browser = wideRun
+  ? await chromium.launch({ executablePath: CHROMIUM, headless: true,
+    args: ['--no-sandbox', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', WIDE_FLAG] })
+  : await launchChromium();
 try {
   const cpu = cpuModel();
   const deviceName = sanitize(`chromium-${browser.version()}-${cpu}`);
+  const fileName = `mont-wasm-${deviceName}${wideRun ? '-wide-arithmetic' : ''}.json`;
   const page = await browser.newPage();
   const problems = [];
   page.on('pageerror', (e) => problems.push(e.message));
@@ -59,9 +71,12 @@ try {
   }, params);
   if (process.stdout.isTTY) process.stdout.write('\n');
   result.device = { ...result.device, name: deviceName, backend: result.device.backend, cpu };
-  result.params = { ...params, runner: 'wasm-demo/bench/mont-wasm.js', seconds: Math.round((Date.now() - started) / 1000) };
+  result.params = { ...params, runner: 'wasm-demo/bench/mont-wasm.js', seconds: Math.round((Date.now() - started) / 1000),
+    browser_flags: wideRun ? [WIDE_FLAG] : [] };
+  const wideMissing = wideRun ? result.unavailable.filter((u) => u.variant.endsWith('+wide')) : [];
+  if (wideMissing.length) throw new Error(`${WIDE_FLAG} did not enable wide arithmetic: ${wideMissing[0].reason}`);
 
-  const out = resolve(args.out ?? resolve(import.meta.dirname, `../../benches/results/mont-wasm-${deviceName}.json`));
+  const out = resolve(args.out ?? resolve(import.meta.dirname, `../../benches/results/${fileName}`));
   mkdirSync(dirname(out), { recursive: true });
   writeFileSync(out, `${JSON.stringify(result, null, 2)}\n`);
 
@@ -70,7 +85,8 @@ try {
     console.log(`\n${field}`);
     for (const r of result.results.filter((x) => x.params.field === field)) {
       console.log(`  ${r.params.variant.padEnd(20)} ${r.median.toFixed(1).padStart(8)} ns/mul  `
-        + `[${r.min.toFixed(1)}–${r.max.toFixed(1)}]  ${r.params.speedup_vs_ark_ff?.toFixed(2) ?? '—'}× ark-ff  ${r.verified ? '✔' : '✘'}`);
+        + `[${r.min.toFixed(1)}–${r.max.toFixed(1)}]  ${r.params.speedup_vs_ark_ff?.toFixed(2) ?? '—'}× ark-ff  `
+        + `${r.params.speedup_vs_ark_ff_wide ? `${r.params.speedup_vs_ark_ff_wide.toFixed(2)}× ark-ff+wide  ` : ''}${r.verified ? '✔' : '✘'}`);
     }
     for (const u of result.unavailable.filter((x) => x.field === field)) console.log(`  ${u.variant.padEnd(20)} unavailable: ${u.reason}`);
   }

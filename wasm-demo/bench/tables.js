@@ -118,7 +118,8 @@ function pipelineStats(doc) {
 
 /** mont-wasm (every Montgomery variant in the browser, wasm-demo/bench/mont-wasm.js): variants
  *  down, fields across; each cell the median ns per dependent product and the speed-up over
- *  ark-ff measured in the same run. */
+ *  ark-ff measured in the same run; rows from the wide-arithmetic package (`…+wide`) also give
+ *  the speed-up over ark-ff built with wide arithmetic, the second baseline. */
 function montWasm(doc) {
   const fields = [...new Set(doc.results.map((r) => r.params.field))];
   const variants = [...new Set(doc.results.map((r) => r.params.variant))];
@@ -130,12 +131,19 @@ function montWasm(doc) {
       const r = doc.results.find((x) => x.params.field === f && x.params.variant === v);
       if (!r) return '—';
       const x = r.params.speedup_vs_ark_ff;
-      return `${r.median}${v === 'ark-ff' || !Number.isFinite(x) ? '' : `, ${x >= 1 ? `**${x.toFixed(2)}×**` : `${x.toFixed(2)}×`}`}${r.verified ? '' : ' ✘'}`;
+      const bold = (y) => (y >= 1 ? `**${y.toFixed(2)}×**` : `${y.toFixed(2)}×`);
+      const w = r.params.speedup_vs_ark_ff_wide;
+      const wide = v === 'ark-ff+wide' || !Number.isFinite(w) ? '' : ` (${bold(w)} ark-ff+wide)`;
+      return `${r.median}${v === 'ark-ff' || !Number.isFinite(x) ? '' : `, ${bold(x)}`}${wide}${r.verified ? '' : ' ✘'}`;
     })];
   });
   const any = doc.results[0];
+  const hasWide = doc.results.some((r) => Number.isFinite(r.params.speedup_vs_ark_ff_wide));
+  const flags = doc.params?.browser_flags?.length ? ` Browser flags: ${doc.params.browser_flags.map((f) => `\`${f}\``).join(' ')}.` : '';
   return [`Nanoseconds per product in a chain of ${any.params.iterations.toLocaleString('en')} dependent products (median of `
-    + `${any.samples}), and the speed-up over ark-ff in the same run (bold where faster); every chain's result checked.`, '',
+    + `${any.samples}), and the speed-up over ark-ff in the same run (bold where faster)`
+    + `${hasWide ? '; rows ending in `+wide` come from the package built with wide arithmetic, and the speed-up in brackets is over ark-ff built the same way' : ''}`
+    + `; every chain's result checked.${flags}`, '',
   table(['Variant', ...fields], rows)].join('\n');
 }
 
