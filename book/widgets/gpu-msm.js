@@ -126,10 +126,10 @@ export async function task(wasm, params, progress) {
     const input = new wasm.GpuMsmInput(curve, n, seed, (f, text) => say(0.15 * f, text));
     try {
       say(0.15, 'device profile and pipelines (once per curve)');
+      wasm.gpu_msm_set_form(kernels);
       profile = await wasm.gpu_msm_profile(curve, mode, await cached(), (f, text) => say(0.15 + 0.15 * f, text));
       if (profile.origin === 'calibrated') await cached(profile.profile);
       say(0.3, 'compiling the pipelines (once per curve, limb width and product form)');
-      wasm.gpu_msm_set_form(kernels);
       const compiled = await wasm.gpu_msm_compile(curve, limbs);
       // Test hook (end-to-end suite): lose the device here, as a crash of the GPU process would.
       if (self.fastmsmTest?.loseDeviceOnce) { self.fastmsmTest.loseDeviceOnce = false; await wasm.gpu_msm_lose_device(); }

@@ -224,7 +224,14 @@ pub async fn gpu_msm_profile(
             }
         }
         "recalibrate" => ProfileRequest::Calibrate { cached: None },
-        name => ProfileRequest::Named(name.to_string()),
+        // A named profile, in the product form the reader chose where it differs.
+        name => match FORM.with(|f| *f.borrow()) {
+            Some(form) => ProfileRequest::Given(DeviceProfile {
+                kernel_form: form,
+                ..DeviceProfile::named(name).map_err(|e| gpu_failure(e, Some(&ctx)))?
+            }),
+            None => ProfileRequest::Named(name.to_string()),
+        },
     };
     let start = now_seconds();
     let (msm, profile) = calibrate::prepare(&ctx, curve, request, &now_seconds, &report)

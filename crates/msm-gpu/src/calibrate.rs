@@ -100,9 +100,9 @@ pub fn probe_points(ctx: &GpuContext) -> usize {
 ///
 /// Every invocation adds its K points in sequence, so as long as the device has room for more
 /// invocations, halving K halves the stage; once every invocation the device can hold is busy,
-/// smaller chunks only add head slots for `smvp_combine` to sum. The sweep doubles the
-/// invocations from a few hundred until the time has risen twice in a row, then tries the two
-/// half-steps beside the best. It times whole MSMs from the host clock, so it needs no timestamp
+/// smaller chunks only add head slots for `smvp_combine` to sum. The sweep starts at chunks of 64
+/// entries (quick on any device), halves the invocations until the time has risen twice in a row,
+/// doubles them down to chunks of 16, then tries the two half-steps beside the best. It times whole MSMs from the host clock, so it needs no timestamp
 /// queries, and it first keeps the device busy until two runs in a row agree, because GPUs idle
 /// at a fraction of their clock and a probe on a cold GPU measures the clock ramp instead.
 /// `budget` bounds its seconds after the warm-up; a slow device stops early with the best wave
@@ -153,24 +153,30 @@ pub async fn probe_smvp(
         );
         Ok(best)
     };
-    let first = if cpu { 16 } else { 256 };
-    let mut best = (first, f64::INFINITY, 0u32);
-    let (mut wave, mut rises, mut bracketed) = (first, 0, false);
-    while entries / wave >= MIN_K {
-        if now() - start > budget && best.1.is_finite() {
-            break;
-        }
-        let (t, s) = measure(wave).await?;
-        if s < best.1 {
-            (best, rises) = ((wave, s, t), 0);
-        } else {
-            rises += 1;
-            if rises == 2 {
-                bracketed = true;
+    // Start where chunks are short (a fast MSM on any device), then walk both ways: fewer
+    // invocations with longer chunks while that helps, and more down to MIN_K.
+    let start_wave = (entries / 64).max(1);
+    let (t, s) = measure(start_wave).await?;
+    let mut best = (start_wave, s, t);
+    let mut bracketed = false;
+    for fewer in [true, false] {
+        let (mut wave, mut rises) = (start_wave, 0);
+        loop {
+            wave = if fewer { wave / 2 } else { wave * 2 };
+            if wave == 0 || entries / wave < MIN_K || now() - start > budget {
                 break;
             }
+            let (t, s) = measure(wave).await?;
+            if s < best.1 {
+                (best, rises) = ((wave, s, t), 0);
+            } else {
+                rises += 1;
+                if rises == 2 {
+                    bracketed |= fewer;
+                    break;
+                }
+            }
         }
-        wave *= 2;
     }
     for side in [best.0 as f64 / 2f64.sqrt(), best.0 as f64 * 2f64.sqrt()] {
         if now() - start > budget {
@@ -344,6 +350,8 @@ async fn calibrate(
 pub enum ProfileRequest {
     /// A named profile ([`DeviceProfile::named`]).
     Named(String),
+    /// This profile as it is (a named one with another product form, one read from a file).
+    Given(DeviceProfile),
     /// Calibrate, starting from a cached calibration of this device where there is one (it is
     /// reused as far as it goes: a kernel size it lacks is measured and added).
     Calibrate { cached: Option<DeviceProfile> },
@@ -373,6 +381,10 @@ pub async fn prepare(
     let profile = match request {
         ProfileRequest::Named(name) => {
             let p = DeviceProfile::named(&name)?;
+            let msm = compile(p.clone()).await?;
+            return Ok((msm, p));
+        }
+        ProfileRequest::Given(p) => {
             let msm = compile(p.clone()).await?;
             return Ok((msm, p));
         }
