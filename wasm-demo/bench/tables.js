@@ -147,6 +147,17 @@ function montWasm(doc) {
   table(['Variant', ...fields], rows)].join('\n');
 }
 
+/** The Montgomery chapter's wide-arithmetic table (mont-wasm-wide.md, from the newest mont-wasm run
+ *  that has `+wide` rows): each 64-bit product with and without the 128-bit multiply, and the
+ *  fastest products without it (reduced radix, Emmart on relaxed SIMD) for the limb choice. */
+const WIDE_TABLE_ROWS = ['ark-ff', 'ark-ff+wide', 'cios', 'cios+wide', 'cios-no-carry', 'cios-no-carry+wide',
+  'fips-wide', 'fips-wide+wide', 'reduced-radix-30', 'emmart-fma-relaxed'];
+function montWasmWide(doc) {
+  if (!doc.results.some((r) => r.params.variant.endsWith('+wide'))) return null;
+  const results = WIDE_TABLE_ROWS.flatMap((v) => doc.results.filter((r) => r.params.variant === v));
+  return montWasm({ ...doc, results });
+}
+
 /** msm-wasm-threads (the cpu-threads widget's task): curve and n down, threads across, one row per mode. */
 function msmWasmThreads(doc) {
   const threads = [...new Set(doc.results.map((r) => r.params.threads))].sort((a, b) => a - b);
@@ -207,8 +218,10 @@ for (const file of readdirSync(resultsDir).filter((f) => f.endsWith('.json'))) {
     if (wg) writeFileSync(resolve(outDir, `${basename(file, '.json')}-workgroups.md`), `${wg}\n`);
   }
   if (latestAlias[doc.suite] && !(newest[doc.suite]?.date > doc.date)) newest[doc.suite] = { date: doc.date, text };
+  const wide = doc.suite === 'mont-wasm' ? montWasmWide(doc) : null;
+  if (wide && !(newest.wide?.date > doc.date)) newest.wide = { date: doc.date, text: `${wide}\n\n${header(doc)}\n`, alias: 'mont-wasm-wide.md' };
 }
-for (const [suite, { text }] of Object.entries(newest)) writeFileSync(resolve(outDir, latestAlias[suite]), text);
+for (const [suite, { text, alias }] of Object.entries(newest)) writeFileSync(resolve(outDir, alias ?? latestAlias[suite]), text);
 
 // ---------------------------------------------------------------------------------------------
 // The Results chapter (book/results.md): GPU MSM timings from every benches/results/gpu-msm-*.json,
