@@ -10,14 +10,21 @@ use crate::{GpuContext, GpuError, transfer};
 /// One configuration's measurement: products per second for every timed repetition.
 #[derive(Clone, Debug)]
 pub struct ChainThroughput {
+    /// The field whose product was chained.
     pub field: Field,
+    /// Limb width of the WGSL product, in bits (12 to 16, or 29, 30, 32 with 64-bit integers).
     pub limb_bits: u32,
+    /// Limbs per element at that width.
     pub limbs: usize,
+    /// How many limb products a column may sum before it must carry (the generator's nSafe).
     pub n_safe: u64,
     /// Integer operations in one product, from the generated WGSL.
     pub ops: crate::mont_wgsl::OpCount,
+    /// Invocations per workgroup of the dispatch.
     pub workgroup_size: u32,
+    /// Invocations dispatched, one independent chain each.
     pub threads: usize,
+    /// Dependent products per chain.
     pub iterations: u32,
     /// Seconds per repetition, in run order.
     pub seconds: Vec<f64>,
@@ -34,6 +41,8 @@ impl ChainThroughput {
         r
     }
 
+    /// The median of [`ChainThroughput::rates`] (mean of the middle two for an even count): the
+    /// figure the tables report, robust to one slow repetition.
     pub fn median_rate(&self) -> f64 {
         let r = self.rates();
         let n = r.len();

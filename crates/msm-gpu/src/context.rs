@@ -4,10 +4,16 @@ use crate::GpuError;
 
 /// A device and its queue, plus what the adapter said about itself.
 pub struct GpuContext {
+    /// The open device: every buffer, pipeline and bind group is created on it.
     pub device: wgpu::Device,
+    /// The device's queue: command buffers and buffer writes go through it.
     pub queue: wgpu::Queue,
+    /// The adapter's name, vendor, backend and driver, for reports and for naming results.
     pub info: wgpu::AdapterInfo,
+    /// The limits the device was opened with (the adapter's own), which bound buffer sizes and
+    /// dispatch shapes.
     pub limits: wgpu::Limits,
+    /// The optional features enabled on the device (those asked for that the adapter offers).
     pub features: wgpu::Features,
     /// Why the device was lost, once it has been (a browser loses every device when its GPU
     /// process stops; `destroy` loses it on purpose).
@@ -18,15 +24,24 @@ pub struct GpuContext {
 /// and workgroup shapes, and the optional features the pipeline can use.
 #[derive(Clone, Debug)]
 pub struct AdapterReport {
+    /// The adapter's name as the driver gives it.
     pub name: String,
+    /// The wgpu backend behind it (`Vulkan`, `Metal`, `Dx12`, `Gl`, `BrowserWebGpu`).
     pub backend: String,
+    /// Discrete, integrated, virtual or CPU (lavapipe and SwiftShader report `Cpu`).
     pub device_type: String,
+    /// Driver name and version, where the backend reports them.
     pub driver: String,
     /// (WebGPU limit name, adapter value, WebGPU default)
     pub limits: Vec<(&'static str, u64, u64)>,
+    /// Smallest and largest subgroup size the adapter reports.
     pub subgroup_sizes: (u32, u32),
+    /// Whether the adapter offers `f16` in shaders.
     pub shader_f16: bool,
+    /// Whether it offers timestamp queries, which the MSM uses to time its stages on the GPU.
     pub timestamp_query: bool,
+    /// Whether it offers 64-bit integers in shaders, which the native field arithmetic with 29- to
+    /// 32-bit limbs needs (browsers do not offer them).
     pub shader_int64: bool,
 }
 
@@ -91,6 +106,7 @@ impl GpuContext {
         self.lost.lock().unwrap_or_else(|e| e.into_inner()).clone()
     }
 
+    /// What this device's adapter offers, in the form the capability widget and the CLI print.
     pub fn report(&self) -> AdapterReport {
         AdapterReport::new(&self.info, &self.limits, self.features)
     }

@@ -1,3 +1,6 @@
+//! The crate's one error type: what failed (no adapter, the device, a shader template, the
+//! caller's input) and, for input, where.
+
 use thiserror::Error;
 
 use crate::msm::GpuCurve;

@@ -84,21 +84,28 @@ pub fn check_limb_bits(ctx: &GpuContext, limb_bits: u32) -> Result<(), GpuError>
 /// Field operations with one argument or two; each is an entry point of `field.wgsl`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Op {
+    /// Montgomery product x·y·R⁻¹ mod p (both arguments in Montgomery form).
     Mul,
+    /// x + y mod p.
     Add,
+    /// x − y mod p.
     Sub,
+    /// −x mod p.
     Neg,
+    /// 2x mod p.
     Double,
     /// Into Montgomery form by one product with R² mod p.
     IntoMont,
     /// Into Montgomery form by Barrett reduction of x·(R mod p).
     IntoMontBarrett,
+    /// Out of Montgomery form: one product with 1, x·R⁻¹ mod p.
     OutOfMont,
     /// x ← x·y repeated `iterations` times (the benchmark loop).
     Chain,
 }
 
 impl Op {
+    /// Every op, in the order [`FieldKernels`] builds their pipelines.
     pub const ALL: [Op; 9] = [
         Op::Mul,
         Op::Add,
@@ -128,7 +135,10 @@ impl Op {
 
 /// Compiled field kernels for one (field, limb width).
 pub struct FieldKernels {
+    /// The field's constants at this limb width (modulus, R², Barrett factor, nSafe), as injected
+    /// into the shader; the host converts elements to and from limbs with them.
     pub constants: LimbConstants,
+    /// Invocations per workgroup the pipelines were built with.
     pub workgroup_size: u32,
     layout: wgpu::BindGroupLayout,
     pipelines: Vec<(Op, wgpu::ComputePipeline)>,
@@ -219,10 +229,13 @@ pub fn field_constants_in(
 }
 
 impl FieldKernels {
+    /// Builds every [`Op`]'s pipeline for `field` at `limb_bits`, with [`WORKGROUP_SIZE`];
+    /// fails on a width this device cannot run ([`check_limb_bits`]) or a shader the device rejects.
     pub async fn new(ctx: &GpuContext, field: Field, limb_bits: u32) -> Result<Self, GpuError> {
         Self::with_workgroup_size(ctx, field, limb_bits, WORKGROUP_SIZE).await
     }
 
+    /// As [`FieldKernels::new`] with another workgroup size (the throughput benchmark sweeps it).
     pub async fn with_workgroup_size(
         ctx: &GpuContext,
         field: Field,
@@ -347,6 +360,7 @@ impl FieldKernels {
         })
     }
 
+    /// u32 words per element: the limb count at this width (one limb per word).
     pub fn limbs(&self) -> usize {
         self.constants.limbs
     }
@@ -505,6 +519,7 @@ pub struct FieldKernelCache {
 }
 
 impl FieldKernelCache {
+    /// The kernels for (`field`, `limb_bits`, `workgroup_size`), built on first use.
     pub async fn get(
         &mut self,
         ctx: &GpuContext,

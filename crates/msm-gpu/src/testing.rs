@@ -36,6 +36,8 @@ pub fn gpu_int64() -> &'static GpuContext {
     ctx
 }
 
+/// Runs a future to completion on the test thread: the crate's API is async (as WebGPU is), and
+/// native tests wait for it in place.
 pub fn block_on<F: std::future::Future>(f: F) -> F::Output {
     pollster::block_on(f)
 }

@@ -19,13 +19,18 @@ pub const WORKGROUP_SIZE: u32 = 64;
 /// The curves the GPU MSM supports (G1 of the pairing curves; Ed-on-BLS12-377).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum GpuCurve {
+    /// BN254 G1 (short Weierstrass, a = 0), over a 254-bit base field.
     Bn254,
+    /// BLS12-377 G1 (short Weierstrass, a = 0), over a 377-bit base field.
     Bls12_377,
+    /// BLS12-381 G1 (short Weierstrass, a = 0), over a 381-bit base field.
     Bls12_381,
+    /// The twisted Edwards curve over BLS12-377's scalar field (253 bits), in extended coordinates.
     EdBls12_377,
 }
 
 impl GpuCurve {
+    /// Every supported curve, in the order the CLI and the widgets list them.
     pub const ALL: [GpuCurve; 4] = [
         GpuCurve::Bn254,
         GpuCurve::Bls12_377,
@@ -43,10 +48,12 @@ impl GpuCurve {
         }
     }
 
+    /// The curve with that [`GpuCurve::name`], or `None`.
     pub fn from_name(name: &str) -> Option<Self> {
         Self::ALL.into_iter().find(|c| c.name() == name)
     }
 
+    /// The field of the point coordinates, which the shader's arithmetic runs in.
     pub fn base_field(self) -> Field {
         match self {
             GpuCurve::Bn254 => Field::Bn254Fq,
@@ -66,6 +73,8 @@ impl GpuCurve {
         }
     }
 
+    /// Whether the curve is twisted Edwards (its own WGSL formulas and a complete addition) rather
+    /// than short Weierstrass.
     pub fn is_edwards(self) -> bool {
         self == GpuCurve::EdBls12_377
     }
@@ -145,8 +154,12 @@ pub const ADD_STEPS: u32 = 14;
 /// stepped loop reads the input point before it starts (by value) or coordinate by coordinate.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MixedAdd {
+    /// Every product written out in line.
     Inlined,
+    /// One Montgomery product in a loop; the input point is read whole before the loop.
     SteppedByValue,
+    /// One Montgomery product in a loop; each coordinate of the input point is read when a step
+    /// needs it.
     SteppedByCoordinate,
 }
 
@@ -178,7 +191,9 @@ impl MixedAdd {
 /// more steps and a loop bound read at run time (`ADD_STEPS`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum GeneralAdd {
+    /// All fourteen products written out in line.
     Inlined,
+    /// One Montgomery product in a loop of [`ADD_STEPS`] steps (plus the doubling's).
     Stepped,
 }
 

@@ -98,8 +98,11 @@ pub enum TimingSource {
 /// One MSM's answer and how it was computed.
 #[derive(Clone, Debug)]
 pub struct MsmOutput {
+    /// Σ kᵢ·Pᵢ as canonical affine coordinates (or the identity).
     pub result: AffineOut,
+    /// The plan the MSM ran with: window size, batches, chunk, segments.
     pub plan: Plan,
+    /// Where [`MsmOutput::stages`] came from.
     pub timing: TimingSource,
     /// Seconds per stage, summed over batches (fold: over levels), in pipeline order.
     pub stages: Vec<(&'static str, f64)>,
@@ -112,7 +115,10 @@ pub struct MsmOutput {
 
 /// Compiled stages for one (curve, limb width).
 pub struct GpuMsm {
+    /// The curve the stages were compiled for.
     pub curve: GpuCurve,
+    /// The base field's constants at the compiled limb width (limbs, modulus, Montgomery R), which
+    /// the host uses to size buffers and to read the window sums back.
     pub constants: LimbConstants,
     /// How the kernels were generated.
     pub form: KernelForm,
@@ -219,6 +225,7 @@ impl GpuMsm {
             .clone()
     }
 
+    /// Replaces the device profile the default plan reads; later MSMs plan with it.
     pub fn set_profile(&self, profile: DeviceProfile) {
         *self.profile.lock().unwrap_or_else(|e| e.into_inner()) = profile;
     }
@@ -483,6 +490,8 @@ pub fn pack_points(curve: GpuCurve, points: &[(Canonical, Canonical)]) -> Vec<u3
         .collect()
 }
 
+/// Packs scalars (four little-endian u64 words, below r) into the eight little-endian u32 words
+/// per scalar that `run_packed` takes.
 pub fn pack_scalars(scalars: &[[u64; 4]]) -> Vec<u32> {
     scalars
         .iter()

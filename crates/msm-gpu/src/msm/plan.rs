@@ -20,9 +20,11 @@ pub const FAN_IN: u32 = 4;
 /// The layout of one MSM.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Plan {
+    /// Points (and scalars) in the MSM.
     pub n: usize,
     /// Window size c: signed digits in [−2^(c−1), 2^(c−1)].
     pub window_bits: u32,
+    /// Windows W = ⌈(bits of r + 1)/c⌉: one more bit than the scalar for the signed digits' carry.
     pub windows: u32,
     /// Buckets per window, 2^(c−1) (digit 0 uses none).
     pub buckets: u32,
@@ -40,6 +42,7 @@ pub struct Plan {
 /// One SMVP pass over a batch: level 0 adds points, levels ≥ 1 combine head slots.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SmvpPass {
+    /// 0 for the pass that adds points into head slots, ℓ ≥ 1 for the ℓ-th combine of them.
     pub level: u32,
     /// Invocations across all windows.
     pub invocations: u32,
@@ -249,6 +252,7 @@ impl Plan {
     }
     // ANCHOR_END: plan_new
 
+    /// How many batches the points are split into (the length of [`Plan::batch_ranges`]).
     pub fn batches(&self) -> usize {
         self.batch_ranges().len()
     }

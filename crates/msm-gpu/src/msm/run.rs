@@ -278,9 +278,13 @@ pub(super) enum BatchPoints<'a> {
 
 /// What the device hands back: the window sums' words and the input checks.
 pub(super) struct Readback {
+    /// The W window sums: four canonical projective coordinates each, in the shader's limbs.
     pub window_words: Vec<u32>,
+    /// `errors[0]` when set: 2·i + c for the first coordinate c of point i not below p.
     pub bad_coordinate: Option<u32>,
+    /// `errors[1]` when set: the index of the first scalar not below r.
     pub bad_scalar: Option<u32>,
+    /// Seconds per stage (empty without stage timing).
     pub stages: Vec<(&'static str, f64)>,
 }
 
