@@ -55,7 +55,7 @@ try {
   await page.exposeFunction('fastmsmBenchProgress', (fraction, text) => {
     const line = `[${(100 * fraction).toFixed(0).padStart(3)}%] ${text}`;
     if (process.stdout.isTTY) process.stdout.write(`\r${line.padEnd(lastLine.length)}`);
-    else if (!text.includes('round') || /round \d+\/\d+, ark-ff/.test(text)) console.log(line);
+    else if (!text.includes('round') || /round \d+\/\d+, ark-ff$/.test(text)) console.log(line);
     lastLine = line;
   });
   await page.goto(`${server.url}montgomery.html`, { waitUntil: 'load' });
