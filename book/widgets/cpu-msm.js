@@ -8,7 +8,7 @@
 // operation counts come from running our code over a field that counts its own operations.
 
 import { wasmFeatures } from './capabilities.js';
-import { loadRelaxed } from './mont-bench.js';
+import { loadRelaxed, wideArithmetic } from './mont-bench.js';
 import { median, round, summary } from './stats.js';
 
 export const title = 'Multi-scalar multiplication on your CPU: ours vs arkworks, in WebAssembly';
@@ -21,6 +21,12 @@ export const VARIANTS = ['projective', 'batch-affine', 'all-affine', 'projective
 // The MSM over the 51-bit FMA twins: only in the relaxed-SIMD package (cpu_msm_info there).
 export const RELAXED_VARIANTS = ['projective-r51', 'batch-affine-r51', 'all-affine-r51'];
 export const ALL = [...VARIANTS.slice(0, -1), ...RELAXED_VARIANTS, 'arkworks'];
+// The MSM over 64-bit limbs again, with WebAssembly's 128-bit multiply (i64.mul_wide_u): from the
+// benchmark package pkg-wide-msm (Makefile wasm-wide-msm), which the book does not ship. Never in
+// the defaults: they run only when asked for by name (the bench runner's --wide-arithmetic) and
+// the browser validates wide arithmetic.
+export const WIDE_VARIANTS = ['projective-wide', 'batch-affine-wide', 'all-affine-wide'];
+const wideBase = (variant) => variant.replace(/-wide$/, '');
 export const BASELINE = 'arkworks';
 const LABELS = {
   projective: 'ours: projective buckets, 64-bit limbs',
@@ -32,6 +38,9 @@ const LABELS = {
   'projective-r51': 'ours: projective buckets, 51-bit limbs (FMA, relaxed SIMD)',
   'batch-affine-r51': 'ours: batch-affine buckets, 51-bit limbs (FMA, relaxed SIMD)',
   'all-affine-r51': 'ours: all affine (sorted buckets, affine reduction), 51-bit limbs (FMA, relaxed SIMD)',
+  'projective-wide': 'ours: projective buckets, 64-bit limbs (128-bit multiply, wide arithmetic)',
+  'batch-affine-wide': 'ours: batch-affine buckets, 64-bit limbs (128-bit multiply, wide arithmetic)',
+  'all-affine-wide': 'ours: all affine (sorted buckets, affine reduction), 64-bit limbs (128-bit multiply, wide arithmetic)',
   arkworks: 'arkworks VariableBaseMSM (baseline)',
 };
 export const COUNTED = ['projective', 'batch-affine', 'all-affine'];
@@ -75,6 +84,25 @@ async function relaxedPackage(progress) {
   return { pkg };
 }
 
+// The wide-arithmetic MSM package where this browser can run it and this site has it, or why not.
+let wideMsmPackage = null;
+async function wideMsm(progress) {
+  if (!wideArithmetic()) return { problem: 'this browser lacks WebAssembly wide arithmetic (in Chromium 156 it is behind --js-flags=--wasm-wide-arithmetic)' };
+  progress(0, 'Loading the wide-arithmetic MSM package…');
+  wideMsmPackage ??= (async () => {
+    const url = (f) => new URL(`../generated/pkg-wide-msm/${f}`, import.meta.url);
+    const m = await import(url('fastmsm_wide_msm.js'));
+    await m.default({ module_or_path: url('fastmsm_wide_msm_bg.wasm') });
+    return m;
+  })().catch(() => null);
+  const pkg = await wideMsmPackage;
+  if (!pkg) return { problem: 'this site has no wide-arithmetic MSM package (a benchmark build: make wasm-wide-msm)' };
+  const listed = pkg.cpu_msm_info().variants;
+  const missing = WIDE_VARIANTS.map(wideBase).filter((v) => !listed.includes(v));
+  if (missing.length) throw new Error(`cpu-msm.js lists are out of date: the wide package lacks ${missing}`);
+  return { pkg };
+}
+
 export async function task(wasm, params, progress) {
   const info = wasm.cpu_msm_info();
   if (info.curves.join(',') !== CURVES.join(',') || info.variants.join(',') !== VARIANTS.join(',')) {
@@ -83,7 +111,7 @@ export async function task(wasm, params, progress) {
   const curves = asList(params.curve ?? params.curves, CURVES);
   let variants = asList(params.variants, ALL);
   for (const c of curves) if (!CURVES.includes(c)) throw new Error(`unknown curve ${c}`);
-  for (const v of variants) if (!ALL.includes(v)) throw new Error(`unknown variant ${v}`);
+  for (const v of variants) if (!ALL.includes(v) && !WIDE_VARIANTS.includes(v)) throw new Error(`unknown variant ${v}`);
   const unavailable = [];
   let relaxed = null;
   if (variants.some((v) => RELAXED_VARIANTS.includes(v))) {
@@ -92,6 +120,15 @@ export async function task(wasm, params, progress) {
     if (problem) {
       for (const v of variants.filter((x) => RELAXED_VARIANTS.includes(x))) unavailable.push({ variant: v, reason: problem });
       variants = variants.filter((v) => !RELAXED_VARIANTS.includes(v));
+    }
+  }
+  let wide = null;
+  if (variants.some((v) => WIDE_VARIANTS.includes(v))) {
+    const { pkg, problem } = await wideMsm(progress);
+    wide = pkg ?? null;
+    if (problem) {
+      for (const v of variants.filter((x) => WIDE_VARIANTS.includes(x))) unavailable.push({ variant: v, reason: problem });
+      variants = variants.filter((v) => !WIDE_VARIANTS.includes(v));
     }
   }
   if (!variants.includes(BASELINE)) variants.push(BASELINE); // every result is checked against it
@@ -117,9 +154,14 @@ export async function task(wasm, params, progress) {
     const input = new wasm.CpuMsm(curve, n, seed, (f, text) => say(0.1 * f, text));
     // the relaxed package draws the same seeded input into its own memory
     let relaxedInput = null;
+    let wideInput = null;
     try {
       relaxedInput = relaxed && new relaxed.CpuMsm(curve, n, seed, (f, text) => say(0.1 * f, `relaxed package: ${text}`));
-      const inputOf = (variant) => (RELAXED_VARIANTS.includes(variant) ? relaxedInput : input);
+      wideInput = wide && new wide.CpuMsm(curve, n, seed, (f, text) => say(0.1 * f, `wide-arithmetic package: ${text}`));
+      const inputOf = (variant) => (RELAXED_VARIANTS.includes(variant) ? relaxedInput
+        : WIDE_VARIANTS.includes(variant) ? wideInput : input);
+      // the wide package runs the 64-bit variants under their own names
+      const runOf = (variant, ...args) => inputOf(variant).run(wideBase(variant), ...args);
       // warm-up on a prefix: every variant once, checked against arkworks on the same prefix
       const warm = Math.min(n, WARMUP_POINTS);
       const warmRef = input.run(BASELINE, warm, 0, 0, false);
@@ -128,7 +170,7 @@ export async function task(wasm, params, progress) {
       const rowName = (row) => `${row.variant}${row.glv ? '+glv' : ''}`;
       for (const row of rows) {
         say(0.1, `warming up ${rowName(row)}`);
-        row.verified &&= samePoint(inputOf(row.variant).run(row.variant, warm, window, batch, row.glv), warmRef);
+        row.verified &&= samePoint(runOf(row.variant, warm, window, batch, row.glv), warmRef);
       }
       const timedSteps = repetitions * rows.length;
       let done = 0;
@@ -138,7 +180,7 @@ export async function task(wasm, params, progress) {
         for (const row of [...rows].sort((a, b) => (b.variant === BASELINE) - (a.variant === BASELINE))) {
           say(0.12 + 0.7 * (done++ / timedSteps), `round ${r + 1}/${repetitions}, ${rowName(row)}`);
           const t0 = performance.now();
-          const out = inputOf(row.variant).run(row.variant, n, window, batch, row.glv);
+          const out = runOf(row.variant, n, window, batch, row.glv);
           row.samples.push(performance.now() - t0);
           if (row.variant === BASELINE) reference ??= out;
           row.out = out;
@@ -153,7 +195,7 @@ export async function task(wasm, params, progress) {
           params: {
             curve, n, log2_n: logn, variant: row.variant, label: LABELS[row.variant],
             limb_bits: limbBits(row.variant),
-            accumulation: row.variant === BASELINE ? 'projective (Jacobian), arkworks' : row.variant.replace(/-r(30|51)$/, ''),
+            accumulation: row.variant === BASELINE ? 'projective (Jacobian), arkworks' : row.variant.replace(/-(r30|r51|wide)$/, ''),
             window: row.out.window, glv: row.out.glv, stats: row.out.stats, seed,
             speedup_vs_arkworks: round(arkMedian / m, 3),
             result: pointText(row.out),
@@ -174,6 +216,7 @@ export async function task(wasm, params, progress) {
     } finally {
       input.free();
       relaxedInput?.free();
+      wideInput?.free();
     }
   }
   progress(1, 'Done');
@@ -182,7 +225,8 @@ export async function task(wasm, params, progress) {
     suite: 'msm-wasm',
     device: { name: `browser CPU${cores ? ` (${cores} logical cores)` : ''}`, backend: 'wasm32 simd128, one thread' },
     params: { repetitions, warmup_points: WARMUP_POINTS, window: window || 'automatic', glv: params.glv ?? 'no', seed },
-    features: { relaxed_simd: wasmFeatures().relaxed_simd, relaxed_package: !!relaxed },
+    features: { relaxed_simd: wasmFeatures().relaxed_simd, relaxed_package: !!relaxed,
+      wide_arithmetic: wideArithmetic(), wide_package: !!wide },
     unavailable,
     results,
     counts,

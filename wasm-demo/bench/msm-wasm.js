@@ -10,14 +10,22 @@
 // message passing), speed-up over one thread in the same run, and writes
 // benches/results/msm-wasm-threads-<browser>-<cpu>.json with the mode, threads and cores of every row.
 //
+// With --wide-arithmetic (single suite) Chromium starts with --js-flags=--wasm-wide-arithmetic and the
+// rows `*-wide` run too: the MSM over 64-bit limbs on the 128-bit multiply, from the benchmark package
+// pkg-wide-msm (make wasm-wide-msm, before make book so that the book carries it); the file is then
+// msm-wasm-<browser>-<cpu>-wide-arithmetic.json, and the run fails if those rows did not run.
+//
 //   node bench/msm-wasm.js [--curves bls12-377,bn254] [--logn 12,14,16] [--repetitions 5] [--glv both|yes|no]
-//                          [--variants all|v1,v2] [--count yes|no] [--suite single|threads] [--out FILE]
+//                          [--variants all|v1,v2] [--count yes|no] [--suite single|threads] [--wide-arithmetic]
+//                          [--out FILE]
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { dirname, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { serveBook } from '../lib/serve.js';
-import { launchChromium } from '../lib/browser.js';
+import { chromium } from 'playwright-core';
+import { CHROMIUM, launchChromium } from '../lib/browser.js';
+import { ALL, WIDE_VARIANTS } from '../../book/widgets/cpu-msm.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -28,10 +36,13 @@ const { values: args } = parseArgs({
     count: { type: 'string', default: 'yes' },
     glv: { type: 'string', default: 'both' },
     suite: { type: 'string', default: 'single' },
+    'wide-arithmetic': { type: 'boolean', default: false },
     out: { type: 'string' },
   },
 });
 const threads = args.suite === 'threads';
+const wideRun = args['wide-arithmetic'] && !threads;
+const WIDE_FLAG = '--js-flags=--wasm-wide-arithmetic';
 const params = threads ? {
   curve: args.curves.split(','),
   logn: args.logn.split(',').map(Number),
@@ -41,7 +52,7 @@ const params = threads ? {
 } : {
   curve: args.curves.split(','),
   logn: args.logn.split(',').map(Number),
-  variants: args.variants === 'all' ? 'all' : args.variants.split(','),
+  variants: args.variants === 'all' ? (wideRun ? [...ALL, ...WIDE_VARIANTS] : 'all') : args.variants.split(','),
   repetitions: Number(args.repetitions),
   count: args.count,
   glv: args.glv,
@@ -59,7 +70,11 @@ const sanitize = (s) => s.toLowerCase().replace(/\((r|tm)\)/g, '').replace(/[^a-
   .replace(/^-+|-+$/g, '');
 
 const server = await serveBook();
-const browser = await launchChromium();
+// No WebGPU is needed here, so the flagged browser gets only the flag beyond the usual quiet set.
+const browser = wideRun
+  ? await chromium.launch({ executablePath: CHROMIUM, headless: true,
+    args: ['--no-sandbox', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', WIDE_FLAG] })
+  : await launchChromium();
 try {
   const cpu = cpuModel();
   const deviceName = sanitize(`chromium-${browser.version()}-${cpu}`);
@@ -94,9 +109,12 @@ try {
     seconds: Math.round((Date.now() - started) / 1000),
     // the machine's 1-minute load average before and after: a busy machine widens the spread
     host_load_1min: [round2(loadBefore[0]), round2(loadAfter[0])],
+    browser_flags: wideRun ? [WIDE_FLAG] : [],
   };
+  const wideMissing = wideRun ? result.unavailable.filter((u) => WIDE_VARIANTS.includes(u.variant)) : [];
+  if (wideMissing.length) throw new Error(`the wide-arithmetic rows did not run: ${wideMissing[0].reason}`);
 
-  const file = `msm-wasm-${threads ? 'threads-' : ''}${deviceName}.json`;
+  const file = `msm-wasm-${threads ? 'threads-' : ''}${deviceName}${wideRun ? '-wide-arithmetic' : ''}.json`;
   const out = resolve(args.out ?? resolve(import.meta.dirname, `../../benches/results/${file}`));
   mkdirSync(dirname(out), { recursive: true });
   writeFileSync(out, `${JSON.stringify(result, null, 2)}\n`);

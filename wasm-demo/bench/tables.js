@@ -217,7 +217,10 @@ for (const file of readdirSync(resultsDir).filter((f) => f.endsWith('.json'))) {
     const wg = wgslMontWorkgroups({ ...doc, file });
     if (wg) writeFileSync(resolve(outDir, `${basename(file, '.json')}-workgroups.md`), `${wg}\n`);
   }
-  if (latestAlias[doc.suite] && !(newest[doc.suite]?.date > doc.date)) newest[doc.suite] = { date: doc.date, text };
+  // The fixed-name tables show what a browser does by default: runs with a browser flag (wide
+  // arithmetic) are left to the tables that name them (mont-wasm-wide.md, their own files).
+  const flagged = doc.params?.browser_flags?.length > 0;
+  if (latestAlias[doc.suite] && !flagged && !(newest[doc.suite]?.date > doc.date)) newest[doc.suite] = { date: doc.date, text };
   const wide = doc.suite === 'mont-wasm' ? montWasmWide(doc) : null;
   if (wide && !(newest.wide?.date > doc.date)) newest.wide = { date: doc.date, text: `${wide}\n\n${header(doc)}\n`, alias: 'mont-wasm-wide.md' };
 }

@@ -4,11 +4,15 @@
 // --js-flags=--wasm-wide-arithmetic, where fips-wide and ark-ff built with the extension are
 // checked against BigInt (x·y mod p, the modulus as ark-ff defines it) and against ark-ff on edge
 // and random inputs of all six fields. Each part skips, saying why, only where its browser
-// disagrees with what it needs.
+// disagrees with what it needs. The last part runs the CPU MSM over 64-bit limbs on the 128-bit
+// multiply (cpu-msm rows *-wide) where the book carries the benchmark package pkg-wide-msm (make
+// wasm-wide-msm before make book; the site and CI do not build it), checked against arkworks.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { chromium } from 'playwright-core';
-import { serveBook } from '../lib/serve.js';
+import { BOOK_DIR, serveBook } from '../lib/serve.js';
 import { CHROMIUM, launchChromium, recordProblems } from '../lib/browser.js';
 
 const WIDE_FLAG = '--js-flags=--wasm-wide-arithmetic';
@@ -181,6 +185,39 @@ describe('wide arithmetic (i64.mul_wide_u)', () => {
       }
     }
     assert.match(widget.view(result).message, /fips-wide on i64\.mul_wide_u/);
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
+  test(`Chromium ${WIDE_FLAG}: the CPU MSM over 64-bit limbs on the 128-bit multiply equals arkworks`, async (t) => {
+    if (!existsSync(join(BOOK_DIR, 'generated/pkg-wide-msm/fastmsm_wide_msm.js'))) {
+      const reason = 'the book carries no pkg-wide-msm (a benchmark package: make wasm-wide-msm, then make book)';
+      console.log(`skipped: ${reason}`);
+      t.skip(reason);
+      return;
+    }
+    const { page, problems, wide } = await open(flagged);
+    if (!wide) {
+      const reason = `this Chromium validates no i64.mul_wide_u even with ${WIDE_FLAG}`;
+      console.log(`skipped: ${reason}`);
+      t.skip(reason);
+      await page.close();
+      return;
+    }
+    const widget = await import('../../book/widgets/cpu-msm.js');
+    const variants = ['all-affine', ...widget.WIDE_VARIANTS];
+    const result = await page.evaluate(async (p) => {
+      const { runInWorker } = await import('./widgets/worker-client.js');
+      return runInWorker('cpu-msm', p, () => {});
+    }, { curve: ['bn254', 'bls12-377', 'ed-on-bls12-377'], logn: 9, variants, repetitions: 1, count: 'no', glv: 'no' });
+    assert.equal(result.verified, true, 'every run equals arkworks');
+    assert.equal(result.features.wide_package, true);
+    assert.deepEqual(result.unavailable, []);
+    for (const v of widget.WIDE_VARIANTS) {
+      const rows = result.results.filter((r) => r.params.variant === v);
+      assert.ok(rows.length >= 3, `${v}: a row per curve`);
+      for (const r of rows) assert.equal(r.verified, true, `${r.name} verified`);
+    }
     assert.deepEqual(problems, []);
     await page.close();
   });
