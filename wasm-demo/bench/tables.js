@@ -67,6 +67,9 @@ const MSM_LABELS = {
   'projective-r51': 'ours: projective buckets, 51-bit limbs (FMA, relaxed SIMD)',
   'batch-affine-r51': 'ours: batch-affine buckets, 51-bit limbs (FMA, relaxed SIMD)',
   'all-affine-r51': 'ours: all affine, 51-bit limbs (FMA, relaxed SIMD)',
+  'projective-wide': 'ours: projective buckets, 64-bit limbs (128-bit multiply, wide arithmetic)',
+  'batch-affine-wide': 'ours: batch-affine buckets, 64-bit limbs (128-bit multiply, wide arithmetic)',
+  'all-affine-wide': 'ours: all affine, 64-bit limbs (128-bit multiply, wide arithmetic)',
 };
 function msmWasm(doc) {
   const runKey = (r) => `${r.params.variant}${r.params.glv ? '+glv' : ''}`;
