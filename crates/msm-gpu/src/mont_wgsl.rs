@@ -31,6 +31,7 @@ impl KernelForm {
     /// Both forms, for tests and calibration.
     pub const ALL: [KernelForm; 2] = [KernelForm::Unrolled, KernelForm::Compact];
 
+    /// The form's name in profiles, their JSON and reports: `unrolled` or `compact`.
     pub fn name(self) -> &'static str {
         match self {
             KernelForm::Unrolled => "unrolled",
@@ -312,11 +313,14 @@ fn reduce_once(w: &mut String, k: &LimbConstants, v: &str, top: &str) {
 /// before the compiler fuses multiply-adds).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct OpCount {
+    /// Multiplications (limb products).
     pub multiplies: usize,
     /// Additions, subtractions, shifts, masks and selects.
     pub others: usize,
 }
 
+/// Counts the operators of the straight-line product for `k`'s field and limb width, in the
+/// generated source itself, so the count follows the generator.
 pub fn count_ops(k: &LimbConstants) -> OpCount {
     let src = mont_mul_source(k);
     let count = |pat: &str| src.matches(pat).count();

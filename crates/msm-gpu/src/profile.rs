@@ -37,6 +37,8 @@ pub enum Origin {
 }
 
 impl Origin {
+    /// The origin's name in the profile's JSON and summary: `named`, `calibrated`, `cached` or
+    /// `fallback`.
     pub fn label(&self) -> &'static str {
         match self {
             Origin::Named => "named",
@@ -52,6 +54,7 @@ impl Origin {
 pub struct DeviceProfile {
     /// `h200`, `h100`, `swiftshader`, `lavapipe`, `portable`, or `calibrated`.
     pub name: String,
+    /// Where the numbers come from: a name, a calibration now or cached, or a fallback (and why).
     pub origin: Origin,
     /// The adapter a calibration ran on (`AdapterInfo` name, backend and driver); for a named
     /// profile, the GPU it describes.
@@ -71,6 +74,8 @@ pub struct DeviceProfile {
     /// The same with 64-bit products, whose smaller reduction kernel fits more at once; a window
     /// segment keeps at least `min_segment_buckets` buckets under this budget.
     pub reduction_threads_int64: u32,
+    /// Fewest buckets per reduction segment for the 64-bit budget to apply
+    /// ([`crate::msm::reduction_segments`]).
     pub min_segment_buckets: u32,
     /// From this many points the native default is two batches, a quarter and then the rest, so
     /// the host's copy of the rest overlaps the GPU's work on the quarter (`None`: never).
@@ -265,6 +270,8 @@ impl DeviceProfile {
         )
     }
 
+    /// The profile as JSON: the entry of the native cache file and of the widget's
+    /// `localStorage`, read back by [`DeviceProfile::from_json`].
     pub fn to_json(&self) -> Value {
         json!({
             "name": self.name,
