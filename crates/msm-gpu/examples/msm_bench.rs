@@ -23,10 +23,12 @@
 use std::time::Instant;
 
 use ark_ec::{AffineRepr, CurveGroup, VariableBaseMSM};
-use ark_ff::{PrimeField, UniformRand};
+use ark_ff::UniformRand;
 use ark_std::rand::{Rng, SeedableRng, rngs::StdRng};
 use fastmsm_gpu::calibrate::{self, ProfileRequest};
-use fastmsm_gpu::msm::{AffineOut, GpuCurve, GpuMsm, MsmOptions, pack_points, pack_scalars};
+use fastmsm_gpu::msm::{
+    AffineOut, GpuCurve, GpuMsm, GpuPoint, MsmOptions, pack_points, pack_scalars,
+};
 use fastmsm_gpu::testing::block_on;
 use fastmsm_gpu::{DeviceProfile, GpuContext};
 use fastmsm_mont::Canonical;
@@ -36,14 +38,6 @@ use serde_json::json;
 mod shader_edits;
 use shader_edits::edit;
 
-fn canonical<F: PrimeField>(f: F) -> Canonical {
-    let mut out = [0u64; fastmsm_mont::WORDS];
-    for (i, w) in f.into_bigint().as_ref().iter().enumerate() {
-        out[i] = *w;
-    }
-    out
-}
-
 struct Input {
     points: Vec<u32>,
     scalars: Vec<u32>,
@@ -51,12 +45,13 @@ struct Input {
 }
 
 /// n distinct points (a random start plus multiples of the generator, normalised in one batch),
-/// n scalars of the given pattern, and arkworks' MSM of them.
+/// n scalars of the given pattern, and arkworks' MSM of them, converted through
+/// `fastmsm_curves::ark` (which `GpuPoint` uses for arkworks' points).
 ///   uniform: uniform below r; small: 90% below 2^10, the rest uniform; equal: 64 distinct values.
-fn inputs<G: AffineRepr>(curve: GpuCurve, n: usize, pattern: &str, seed: u64) -> Input
+fn inputs<G>(curve: GpuCurve, n: usize, pattern: &str, seed: u64) -> Input
 where
+    G: AffineRepr + GpuPoint<Scalar = G::ScalarField>,
     G::Group: VariableBaseMSM<MulBase = G, ScalarField = G::ScalarField>,
-    G::BaseField: PrimeField,
 {
     let mut rng = StdRng::seed_from_u64(seed);
     let g = G::generator();
@@ -93,25 +88,13 @@ where
             .sum::<G::Group>()
     })
     .into_affine();
-    let affine: Vec<(Canonical, Canonical)> = points
-        .iter()
-        .map(|p| {
-            p.xy()
-                .map_or(([0; 6], [0; 6]), |(x, y)| (canonical(x), canonical(y)))
-        })
-        .collect();
-    let ks: Vec<[u64; 4]> = scalars
-        .iter()
-        .map(|s| {
-            let mut o = [0u64; 4];
-            o.copy_from_slice(&s.into_bigint().as_ref()[..4]);
-            o
-        })
-        .collect();
+    let affine: Vec<(Canonical, Canonical)> = points.iter().map(GpuPoint::coordinates).collect();
+    let ks: Vec<[u64; 4]> = scalars.iter().map(G::scalar_words).collect();
     Input {
         points: pack_points(curve, &affine),
         scalars: pack_scalars(&ks),
-        expected: expected.xy().map(|(x, y)| (canonical(x), canonical(y))),
+        // The result's form: the short-Weierstrass identity is `None`, the Edwards one (0, 1).
+        expected: (curve.is_edwards() || !expected.is_zero()).then(|| expected.coordinates()),
     }
 }
 

@@ -2,30 +2,17 @@
 //! (lavapipe in CI): uniform inputs and the adversarial ones that break bucket methods.
 
 use ark_ec::{AffineRepr, CurveGroup, VariableBaseMSM};
-use ark_ff::{PrimeField, UniformRand};
+use ark_ff::UniformRand;
 use ark_std::rand::{Rng, SeedableRng, rngs::StdRng};
 use fastmsm_gpu::DeviceProfile;
 use fastmsm_gpu::field::{INT64_LIMB_WIDTHS, radix64_limb_bits};
 use fastmsm_gpu::msm::{
-    GeneralAdd, GpuCurve, GpuMsm, MixedAdd, MsmOptions, Plan, reduction_segments, shader_source,
+    AffineOut, GeneralAdd, GpuCurve, GpuMsm, GpuPoint, MixedAdd, MsmOptions, Plan,
+    reduction_segments, shader_source,
 };
 use fastmsm_gpu::testing::{block_on, calibrated, gpu, gpu_int64};
 use fastmsm_mont::Canonical;
 use std::sync::Mutex;
-
-fn canonical<F: PrimeField>(f: F) -> Canonical {
-    let mut out = [0u64; fastmsm_mont::WORDS];
-    for (i, w) in f.into_bigint().as_ref().iter().enumerate() {
-        out[i] = *w;
-    }
-    out
-}
-
-fn scalar<F: PrimeField>(f: F) -> [u64; 4] {
-    let mut out = [0u64; 4];
-    out.copy_from_slice(&f.into_bigint().as_ref()[..4]);
-    out
-}
 
 /// Input sets: uniform, then each adversarial pattern.
 fn cases<G: AffineRepr>(
@@ -98,33 +85,26 @@ fn cases<G: AffineRepr>(
     out
 }
 
-fn affine_of<G: AffineRepr>(p: &G, edwards: bool) -> Option<(Canonical, Canonical)>
-where
-    G::BaseField: PrimeField,
-{
-    match p.xy() {
-        Some((x, y)) => Some((canonical(x), canonical(y))),
-        // Input format: (0, 0) is the short-Weierstrass identity; the Edwards identity is (0, 1).
-        None if edwards => Some(([0; 6], {
-            let mut one = [0u64; 6];
-            one[0] = 1;
-            one
-        })),
-        None => None,
-    }
+/// arkworks' answer in the form of `MsmOutput::result`: canonical affine coordinates (through
+/// `fastmsm_curves::ark`), the short-Weierstrass identity as `None`, the Edwards one as (0, 1).
+fn expected_result<G: AffineRepr + GpuPoint>(p: &G, edwards: bool) -> AffineOut {
+    (edwards || !p.is_zero()).then(|| p.coordinates())
 }
 
 /// Runs every input pattern at each n on one compiled MSM and compares with arkworks.
-fn check<G: AffineRepr>(msm: &GpuMsm, ns: &[usize], options: &MsmOptions, seed: u64)
-where
+fn check<G: AffineRepr + GpuPoint<Scalar = G::ScalarField>>(
+    msm: &GpuMsm,
+    ns: &[usize],
+    options: &MsmOptions,
+    seed: u64,
+) where
     G::Group: VariableBaseMSM<MulBase = G, ScalarField = G::ScalarField>,
-    G::BaseField: PrimeField,
 {
     check_patterns::<G>(msm, ns, options, seed, 100)
 }
 
 /// As [`check`], every pattern up to n = `patterns_up_to`, only the uniform one above.
-fn check_patterns<G: AffineRepr>(
+fn check_patterns<G: AffineRepr + GpuPoint<Scalar = G::ScalarField>>(
     msm: &GpuMsm,
     ns: &[usize],
     options: &MsmOptions,
@@ -132,7 +112,6 @@ fn check_patterns<G: AffineRepr>(
     patterns_up_to: usize,
 ) where
     G::Group: VariableBaseMSM<MulBase = G, ScalarField = G::ScalarField>,
-    G::BaseField: PrimeField,
 {
     let ctx = gpu();
     let edwards = msm.curve.is_edwards();
@@ -145,16 +124,15 @@ fn check_patterns<G: AffineRepr>(
         let take = if n > patterns_up_to { 1 } else { sets.len() };
         for (label, points, scalars) in sets.into_iter().take(take) {
             let expected = G::Group::msm(&points, &scalars).unwrap().into_affine();
-            let input: Vec<(Canonical, Canonical)> = points
-                .iter()
-                .map(|p| affine_of(p, edwards).unwrap_or(([0; 6], [0; 6])))
-                .collect();
-            let ks: Vec<[u64; 4]> = scalars.iter().map(|s| scalar(*s)).collect();
+            // Input format: (0, 0) is the short-Weierstrass identity; the Edwards identity is (0, 1).
+            let input: Vec<(Canonical, Canonical)> =
+                points.iter().map(GpuPoint::coordinates).collect();
+            let ks: Vec<[u64; 4]> = scalars.iter().map(G::scalar_words).collect();
             let out = block_on(msm.run_timed(ctx, &input, &ks, options, &now)).unwrap();
             let bits = msm.constants.limb_bits;
             assert_eq!(
                 out.result,
-                affine_of(&expected, edwards),
+                expected_result(&expected, edwards),
                 "{} w={bits} n={n} {label} plan={:?}",
                 msm.curve.name(),
                 out.plan
