@@ -26,7 +26,9 @@ rows = []
 for run in runs:
     r = run['result']
     for row in r['results']:
-        rows.append({**row, 'job': run['job'], 'job_wall_s': run['wall_s'],
+        # One name per row: the widget's own name plus the product form and the profile asked for.
+        name = f"{row['name']}/{row['params'].get('kernel_form')}/{run['job'].get('profile', 'auto')}"
+        rows.append({**row, 'name': name, 'job': run['job'], 'job_wall_s': run['wall_s'],
                      'profile': r.get('profile'), 'adapter': r.get('device')})
 doc = {
     'suite': 'gpu-msm-browser',
