@@ -196,6 +196,20 @@ pub async fn gpu_msm_profile(
         );
     };
     let held = PROFILE.with(|p| p.borrow().clone());
+    // The named profile this worker already holds, in the form asked for, with the curve compiled:
+    // nothing to do (a named profile is never measured, so it is never out of date).
+    if let Some(p) = &held
+        && p.origin == fastmsm_gpu::profile::Origin::Named
+        && p.name == mode
+        && FORM.with(|f| f.borrow().is_none_or(|f| f == p.kernel_form))
+        && let Some(m) = PIPELINES.with(|m| {
+            m.borrow()
+                .get(&(curve, p.limb_bits_with(false, curve.base_field()), p.kernel_form))
+                .cloned()
+        })
+    {
+        return profile_report(p, None, m.constants.limb_bits);
+    }
     let request = match mode.as_str() {
         "auto" => {
             let from_cache = cached

@@ -49,7 +49,9 @@ pub fn device_key(ctx: &GpuContext) -> String {
 /// step, and the wave it chose.
 #[derive(Clone, Debug)]
 pub struct SmvpProbe {
+    /// Limbs of the probed kernel: the profile keeps the wave under this limb count.
     pub limbs: usize,
+    /// One entry per step of the sweep, in the order run: (n, K, T, seconds).
     pub steps: Vec<(usize, u32, u32, f64)>,
     /// Invocations per batch at the fastest K: the wave the plan sizes chunks to.
     pub invocations: u32,
@@ -227,16 +229,14 @@ fn probe_options(n: usize) -> MsmOptions {
     }
 }
 
-/// The product's form for this adapter: compact on a browser's software adapter (SwiftShader,
-/// which a browser reports as its fallback adapter), whose compiler takes minutes over the
-/// straight-line BLS12 kernels or gives up on them; unrolled everywhere else. (lavapipe compiles
-/// the compact MSM five times faster for BLS12, but its MSMs came out wrong in that form, for a
-/// reason not found yet, while every product it computes in field kernels is right; it stays on
-/// the unrolled form.)
+/// The product's form for this adapter: compact in a browser, unrolled natively. A browser's
+/// shader compiler takes minutes over the straight-line BLS12 kernels where it takes seconds over
+/// the compact ones (and SwiftShader's gives up on them), and first use is what a reader of the
+/// page waits for; natively the same kernels build in about a second. (lavapipe also compiles the
+/// compact MSM five times faster for BLS12, but its MSMs came out wrong in that form, for a reason
+/// not found yet, while every product it computes in field kernels is right; it stays unrolled.)
 pub fn form_for(ctx: &GpuContext) -> KernelForm {
-    if ctx.info.device_type == wgpu::DeviceType::Cpu
-        && ctx.info.backend == wgpu::Backend::BrowserWebGpu
-    {
+    if ctx.info.backend == wgpu::Backend::BrowserWebGpu {
         KernelForm::Compact
     } else {
         KernelForm::Unrolled
@@ -269,7 +269,15 @@ pub fn add_smvp(profile: &mut DeviceProfile, probe: &SmvpProbe) {
 
 /// The limb widths a calibration tries for `field`: the portable candidates, and the 64-bit
 /// width where the adapter has 64-bit shader integers.
+///
+/// In a browser only the default portable width is measured: every width there is a compile of
+/// seconds, which is what a reader waits for on first use, and 15 bits beat 13 wherever both were
+/// measured (the product rates of benches/results/wgsl-mont-nvidia-h200.json, and every native
+/// calibration's MSM on the H100).
 pub fn candidate_widths(ctx: &GpuContext, field: Field) -> Vec<u32> {
+    if ctx.info.backend == wgpu::Backend::BrowserWebGpu {
+        return vec![DeviceProfile::portable().portable_limb_bits];
+    }
     let mut widths = PORTABLE_CANDIDATES.to_vec();
     if ctx.features.contains(wgpu::Features::SHADER_INT64) {
         widths.push(radix64_limb_bits(field));
@@ -354,7 +362,10 @@ pub enum ProfileRequest {
     Given(DeviceProfile),
     /// Calibrate, starting from a cached calibration of this device where there is one (it is
     /// reused as far as it goes: a kernel size it lacks is measured and added).
-    Calibrate { cached: Option<DeviceProfile> },
+    Calibrate {
+        /// This device's earlier calibration, where a cache holds one.
+        cached: Option<DeviceProfile>,
+    },
 }
 
 /// Seconds the SMVP probe of one width may take after its warm-up.
