@@ -16,10 +16,10 @@
 
 use std::time::Duration;
 
-use ark_ec::{AffineRepr, CurveGroup, PrimeGroup, VariableBaseMSM};
-use ark_ff::{PrimeField as ArkPrimeField, UniformRand};
+use ark_ec::{CurveGroup, PrimeGroup, VariableBaseMSM};
+use ark_ff::{BigInt, UniformRand};
 use criterion::{BenchmarkId, Criterion, black_box, criterion_group, criterion_main};
-use fastmsm_curves::field::PrimeField;
+use fastmsm_curves::ark::{ArkSw, scalar_from_ark};
 use fastmsm_curves::{Group, sw};
 use fastmsm_msm::all_affine::{AllAffineConfig, AllAffineStats, msm_all_affine};
 use fastmsm_msm::{
@@ -31,30 +31,20 @@ use rand::rngs::StdRng;
 type ArkG<P> = ark_ec::short_weierstrass::Projective<P>;
 type ArkA<P> = ark_ec::short_weierstrass::Affine<P>;
 
-fn canonical<F: ArkPrimeField>(a: &F) -> [u64; 6] {
-    let mut c = [0u64; 6];
-    for (o, w) in c.iter_mut().zip(a.into_bigint().as_ref()) {
-        *o = *w;
-    }
-    c
-}
-
 /// n random points (a random walk over 16 random multiples of the generator, normalised in one
-/// batch) and n random scalars, in arkworks' types and ours.
+/// batch) and n random scalars, in arkworks' types and ours (through `fastmsm_curves::ark`).
 #[allow(clippy::type_complexity)]
-fn inputs<C, P>(
+fn inputs<P>(
     n: usize,
     seed: u64,
 ) -> (
     Vec<ArkA<P>>,
     Vec<P::ScalarField>,
-    Vec<sw::Affine<C>>,
+    Vec<sw::Affine<P::Curve>>,
     Vec<Scalar>,
 )
 where
-    C: sw::SwCurve,
-    P: ark_ec::short_weierstrass::SWCurveConfig,
-    P::BaseField: ArkPrimeField,
+    P: ArkSw<ScalarField: ark_ff::PrimeField<BigInt = BigInt<4>>>,
 {
     let mut rng = StdRng::seed_from_u64(seed);
     let g = ArkG::<P>::generator();
@@ -70,23 +60,8 @@ where
         .collect();
     let ark_points = ArkG::<P>::normalize_batch(&proj);
     let ark_scalars: Vec<P::ScalarField> = (0..n).map(|_| P::ScalarField::rand(&mut rng)).collect();
-    let points = ark_points
-        .iter()
-        .map(|a| {
-            let (x, y) = a.xy().expect("not the identity");
-            sw::Affine::new_unchecked(
-                C::Base::from_canonical(&canonical(&x)).expect("below p"),
-                C::Base::from_canonical(&canonical(&y)).expect("below p"),
-            )
-        })
-        .collect();
-    let scalars = ark_scalars
-        .iter()
-        .map(|s| {
-            let c = canonical(s);
-            [c[0], c[1], c[2], c[3]]
-        })
-        .collect();
+    let points = ark_points.iter().map(|&a| a.into()).collect();
+    let scalars = ark_scalars.iter().map(scalar_from_ark).collect();
     (ark_points, ark_scalars, points, scalars)
 }
 
@@ -113,12 +88,10 @@ fn ours<C: sw::SwCurve>(name: &str, points: &[sw::Affine<C>], scalars: &[Scalar]
     .expect("valid input")
 }
 
-fn bench_curve<C, P>(c: &mut Criterion, curve: &str)
+fn bench_curve<P>(c: &mut Criterion, curve: &str)
 where
-    C: sw::SwCurve,
-    sw::Xyzz<C>: MsmGroup<Affine = sw::Affine<C>>,
-    P: ark_ec::short_weierstrass::SWCurveConfig,
-    P::BaseField: ArkPrimeField,
+    P: ArkSw<ScalarField: ark_ff::PrimeField<BigInt = BigInt<4>>>,
+    sw::Xyzz<P::Curve>: MsmGroup<Affine = sw::Affine<P::Curve>>,
 {
     let mut group = c.benchmark_group(format!("msm/{curve}"));
     group.sample_size(10);
@@ -126,7 +99,7 @@ where
     group.measurement_time(Duration::from_secs(3));
     for log_n in [12u32, 16] {
         let n = 1usize << log_n;
-        let (ark_points, ark_scalars, points, scalars) = inputs::<C, P>(n, u64::from(log_n));
+        let (ark_points, ark_scalars, points, scalars) = inputs::<P>(n, u64::from(log_n));
         let want = ArkG::<P>::msm(&ark_points, &ark_scalars)
             .expect("same lengths")
             .into_affine();
@@ -135,15 +108,14 @@ where
         });
         for name in ["ours-projective", "ours-batch-affine", "ours-all-affine"] {
             // a benchmark of a wrong answer is worthless: check once before timing
-            let got = ours::<C>(name, &points, &scalars).to_affine();
-            let (x, y) = want.xy().expect("not the identity");
+            let got = ours(name, &points, &scalars).to_affine();
             assert_eq!(
-                (got.x.to_canonical(), got.y.to_canonical()),
-                (canonical(&x), canonical(&y)),
+                ArkA::<P>::from(got),
+                want,
                 "{name} disagrees with arkworks on {curve}, n = {n}"
             );
             group.bench_function(BenchmarkId::new(name, n), |b| {
-                b.iter(|| ours::<C>(name, black_box(&points), black_box(&scalars)))
+                b.iter(|| ours(name, black_box(&points), black_box(&scalars)))
             });
         }
     }
@@ -151,8 +123,8 @@ where
 }
 
 fn benches(c: &mut Criterion) {
-    bench_curve::<fastmsm_curves::Bls12_377, ark_bls12_377::g1::Config>(c, "bls12-377");
-    bench_curve::<fastmsm_curves::Bn254, ark_bn254::g1::Config>(c, "bn254");
+    bench_curve::<ark_bls12_377::g1::Config>(c, "bls12-377");
+    bench_curve::<ark_bn254::g1::Config>(c, "bn254");
 }
 
 criterion_group!(msm, benches);

@@ -11,9 +11,9 @@
 use std::time::Instant;
 
 use ark_ec::scalar_mul::ScalarMul;
-use ark_ec::{AffineRepr, CurveGroup, PrimeGroup, VariableBaseMSM};
-use ark_ff::{PrimeField as ArkPrimeField, UniformRand};
-use fastmsm_curves::field::PrimeField;
+use ark_ec::{CurveGroup, PrimeGroup, VariableBaseMSM};
+use ark_ff::{BigInt, UniformRand};
+use fastmsm_curves::ark::{ArkSw, scalar_from_ark};
 use fastmsm_curves::sw;
 use fastmsm_msm::{
     Accumulation, BatchAffineConfig, Bls12_377G1, Bls12_381G1, Bn254G1, MsmConfig, MsmGroup,
@@ -47,19 +47,12 @@ fn configs() -> Vec<(&'static str, MsmConfig)> {
     ]
 }
 
-fn fe<F: PrimeField, A: ArkPrimeField>(a: A) -> F {
-    let mut c = [0u64; 6];
-    for (i, w) in a.into_bigint().as_ref().iter().enumerate() {
-        c[i] = *w;
-    }
-    F::from_canonical(&c).expect("below p")
-}
-
+/// One curve: `G` is our group over the curve the bridge (`fastmsm_curves::ark`) pairs with the
+/// arkworks config `P`.
 fn bench_curve<G, P>(log_n: u32, samples: usize, rows: &mut Vec<Row>)
 where
-    G: MsmGroup<Affine = sw::Affine<G::Curve>> + CurveOf,
-    P: ark_ec::short_weierstrass::SWCurveConfig,
-    P::BaseField: ArkPrimeField,
+    P: ArkSw<ScalarField: ark_ff::PrimeField<BigInt = BigInt<4>>>,
+    G: MsmGroup<Affine = sw::Affine<P::Curve>>,
 {
     let n = 1usize << log_n;
     let mut rng = StdRng::seed_from_u64(log_n as u64);
@@ -69,27 +62,13 @@ where
             .map(|_| P::ScalarField::rand(&mut rng))
             .collect::<Vec<_>>(),
     );
-    let points: Vec<sw::Affine<G::Curve>> = bases
-        .iter()
-        .map(|a| match a.xy() {
-            None => sw::Affine::IDENTITY,
-            Some((x, y)) => sw::Affine::new_unchecked(fe(x), fe(y)),
-        })
-        .collect();
-    let scalars: Vec<Scalar> = ark_scalars
-        .iter()
-        .map(|s| {
-            let w = s.into_bigint();
-            let w = w.as_ref();
-            [w[0], w[1], w[2], w[3]]
-        })
-        .collect();
+    let points: Vec<sw::Affine<P::Curve>> = bases.iter().map(|&a| a.into()).collect();
+    let scalars: Vec<Scalar> = ark_scalars.iter().map(scalar_from_ark).collect();
 
-    let want = ArkG::<P>::msm(&bases, &ark_scalars).unwrap().into_affine();
-    let want = match want.xy() {
-        None => sw::Affine::IDENTITY,
-        Some((x, y)) => sw::Affine::new_unchecked(fe(x), fe(y)),
-    };
+    let want: sw::Affine<P::Curve> = ArkG::<P>::msm(&bases, &ark_scalars)
+        .unwrap()
+        .into_affine()
+        .into();
     // Check every configuration once (this also derives the GLV data, once per process).
     let configs = configs();
     let verified: Vec<bool> = configs
@@ -121,14 +100,6 @@ where
             verified,
         });
     }
-}
-
-/// The curve type behind an XYZZ group.
-trait CurveOf {
-    type Curve: sw::SwCurve;
-}
-impl<C: sw::SwCurve> CurveOf for sw::Xyzz<C> {
-    type Curve = C;
 }
 
 fn stats(ms: &[f64]) -> (f64, f64, f64) {

@@ -1,16 +1,15 @@
-//! Shared test plumbing: each curve of ours paired with its arkworks twin, conversions, inputs.
+//! Shared test plumbing: each curve of ours paired with its arkworks twin, inputs. Points and
+//! scalars cross over through the crate's one bridge, `fastmsm_curves::ark`.
 #![allow(dead_code)]
 
 use core::marker::PhantomData;
 
-use ark_ec::short_weierstrass::SWCurveConfig;
-use ark_ec::twisted_edwards::TECurveConfig;
 use ark_ec::{AffineRepr, CurveGroup, PrimeGroup, VariableBaseMSM};
-use ark_ff::{PrimeField as ArkPrimeField, UniformRand};
-use fastmsm_curves::field::PrimeField;
-use fastmsm_curves::sw::{self, SwCurve};
-use fastmsm_curves::te::{self, TeCurve};
-use fastmsm_curves::{Bls12_377, Bls12_381, Bn254, EdBls12_377, Group};
+use ark_ff::{BigInt, UniformRand};
+use fastmsm_curves::ark::{ArkSw, ArkTe, scalar_from_ark, scalar_to_ark};
+use fastmsm_curves::sw;
+use fastmsm_curves::te;
+use fastmsm_curves::{Bls12_377, Bls12_381, Bn254, Group};
 use fastmsm_msm::{MsmGroup, Scalar};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -20,21 +19,13 @@ pub fn rng(seed: u64) -> StdRng {
     StdRng::seed_from_u64(seed)
 }
 
-/// An arkworks field element as ours (through its canonical integer).
-pub fn fe<F: PrimeField, A: ArkPrimeField>(a: A) -> F {
-    let mut c = [0u64; 6];
-    for (i, w) in a.into_bigint().as_ref().iter().enumerate() {
-        c[i] = *w;
-    }
-    F::from_canonical(&c).expect("arkworks element below p")
-}
-
 /// Our MSM group paired with the arkworks group it is checked against.
 pub trait Oracle {
     /// Our group.
     type G: MsmGroup;
-    /// arkworks' projective group.
-    type Ark: CurveGroup + VariableBaseMSM<MulBase = <Self::Ark as CurveGroup>::Affine>;
+    /// arkworks' projective group (its scalars four 64-bit words, as the bridge takes them).
+    type Ark: CurveGroup<ScalarField: ark_ff::PrimeField<BigInt = BigInt<4>>>
+        + VariableBaseMSM<MulBase = <Self::Ark as CurveGroup>::Affine>;
     /// arkworks affine → our affine.
     fn ours(a: &<Self::Ark as CurveGroup>::Affine) -> <Self::G as Group>::Affine;
 }
@@ -43,64 +34,46 @@ pub type ArkScalar<O> = <<O as Oracle>::Ark as PrimeGroup>::ScalarField;
 pub type ArkAffine<O> = <<O as Oracle>::Ark as CurveGroup>::Affine;
 pub type OurAffine<O> = <<O as Oracle>::G as Group>::Affine;
 
-/// Short Weierstrass: `G` is XYZZ or Jacobian over `C`, `P` the arkworks config.
-pub struct Sw<G, C, P>(PhantomData<(G, C, P)>);
+/// Short Weierstrass: `G` is XYZZ or Jacobian over the curve the bridge pairs with the arkworks
+/// config `P`.
+pub struct Sw<G, P>(PhantomData<(G, P)>);
 
-impl<G, C, P> Oracle for Sw<G, C, P>
+impl<G, P> Oracle for Sw<G, P>
 where
-    C: SwCurve,
-    G: MsmGroup<Affine = sw::Affine<C>>,
-    P: SWCurveConfig,
-    P::BaseField: ArkPrimeField,
+    P: ArkSw<ScalarField: ark_ff::PrimeField<BigInt = BigInt<4>>>,
+    G: MsmGroup<Affine = sw::Affine<P::Curve>>,
 {
     type G = G;
     type Ark = ark_ec::short_weierstrass::Projective<P>;
-    fn ours(a: &ark_ec::short_weierstrass::Affine<P>) -> sw::Affine<C> {
-        match a.xy() {
-            None => sw::Affine::IDENTITY,
-            Some((x, y)) => sw::Affine::new_unchecked(fe(x), fe(y)),
-        }
+    fn ours(a: &ark_ec::short_weierstrass::Affine<P>) -> sw::Affine<P::Curve> {
+        (*a).into()
     }
 }
 
-/// Twisted Edwards: extended coordinates over `C` against the arkworks config `P`.
-pub struct Te<C, P>(PhantomData<(C, P)>);
+/// Twisted Edwards: extended coordinates over the curve the bridge pairs with the arkworks
+/// config `P`.
+pub struct Te<P>(PhantomData<P>);
 
-impl<C, P> Oracle for Te<C, P>
+impl<P> Oracle for Te<P>
 where
-    C: TeCurve,
-    P: TECurveConfig,
-    P::BaseField: ArkPrimeField,
+    P: ArkTe<ScalarField: ark_ff::PrimeField<BigInt = BigInt<4>>>,
 {
-    type G = te::Extended<C>;
+    type G = te::Extended<P::Curve>;
     type Ark = ark_ec::twisted_edwards::Projective<P>;
-    fn ours(a: &ark_ec::twisted_edwards::Affine<P>) -> te::Affine<C> {
-        te::Affine::new_unchecked(fe(a.x), fe(a.y))
+    fn ours(a: &ark_ec::twisted_edwards::Affine<P>) -> te::Affine<P::Curve> {
+        (*a).into()
     }
 }
 
-pub type Bn254O = Sw<sw::Xyzz<Bn254>, Bn254, ark_bn254::g1::Config>;
-pub type Bn254Jac = Sw<sw::Jacobian<Bn254>, Bn254, ark_bn254::g1::Config>;
-pub type Bls377O = Sw<sw::Xyzz<Bls12_377>, Bls12_377, ark_bls12_377::g1::Config>;
-pub type Bls381O = Sw<sw::Xyzz<Bls12_381>, Bls12_381, ark_bls12_381::g1::Config>;
-pub type EdO = Te<EdBls12_377, ark_ed_on_bls12_377::EdwardsConfig>;
+pub type Bn254O = Sw<sw::Xyzz<Bn254>, ark_bn254::g1::Config>;
+pub type Bn254Jac = Sw<sw::Jacobian<Bn254>, ark_bn254::g1::Config>;
+pub type Bls377O = Sw<sw::Xyzz<Bls12_377>, ark_bls12_377::g1::Config>;
+pub type Bls381O = Sw<sw::Xyzz<Bls12_381>, ark_bls12_381::g1::Config>;
+pub type EdO = Te<ark_ed_on_bls12_377::EdwardsConfig>;
 
-/// An arkworks scalar as our `[u64; 4]`.
-pub fn scalar_of<A: ArkPrimeField>(s: &A) -> Scalar {
-    let b = s.into_bigint();
-    let w = b.as_ref();
-    assert!(w.len() <= 4 || w[4..].iter().all(|&x| x == 0));
-    let mut out = [0u64; 4];
-    out.copy_from_slice(&w[..4]);
-    out
-}
-
-/// Our scalar as arkworks' (it must be below r).
-pub fn ark_scalar<A: ArkPrimeField>(k: &Scalar) -> A {
-    let bytes: Vec<u8> = k.iter().flat_map(|w| w.to_le_bytes()).collect();
-    let a = A::from_le_bytes_mod_order(&bytes);
-    assert_eq!(scalar_of(&a), *k, "scalar not below r");
-    a
+/// Our scalar as arkworks'; a scalar not below r fails the test.
+pub fn ark_scalar<A: ark_ff::PrimeField<BigInt = BigInt<4>>>(k: &Scalar) -> A {
+    scalar_to_ark(k).expect("scalar not below r")
 }
 
 /// `n` random points (random multiples of the generator), arkworks' and ours.
@@ -115,7 +88,7 @@ pub fn random_points<O: Oracle>(n: usize, seed: u64) -> Vec<ArkAffine<O>> {
 pub fn random_scalars<O: Oracle>(n: usize, seed: u64) -> Vec<Scalar> {
     let mut r = rng(seed);
     (0..n)
-        .map(|_| scalar_of(&ArkScalar::<O>::rand(&mut r)))
+        .map(|_| scalar_from_ark(&ArkScalar::<O>::rand(&mut r)))
         .collect()
 }
 
