@@ -1,15 +1,20 @@
 //! `--backend gpu`: the same checked input, computed by fastmsm-gpu on the best wgpu adapter.
 
-use fastmsm_gpu::field::default_limb_bits;
-use fastmsm_gpu::msm::{GpuCurve, GpuMsm, MsmOptions};
+use fastmsm_gpu::calibrate::ProfileRequest;
+use fastmsm_gpu::msm::{GpuCurve, GpuMsm, GpuMsmOptions, MsmOptions};
 use fastmsm_gpu::{GpuContext, GpuError};
 use fastmsm_msm::Scalar;
 
 use crate::Failure;
 use fastmsm_msm::format::{FormatCurve, hex};
 
-/// Σ kᵢ·Pᵢ on the GPU, printed exactly as the CPU backend prints it.
-pub fn msm<G: FormatCurve>(points: &[G::Affine], scalars: &[Scalar]) -> Result<String, Failure> {
+/// Σ kᵢ·Pᵢ on the GPU, printed exactly as the CPU backend prints it. `profile`: a named device
+/// profile, else the calibrated one (measured once per device and cached).
+pub fn msm<G: FormatCurve>(
+    points: &[G::Affine],
+    scalars: &[Scalar],
+    profile: Option<&str>,
+) -> Result<String, Failure> {
     let curve = GpuCurve::from_name(G::NAME).expect("every CLI curve has a GPU build");
     let mut one = [0u64; 6];
     one[0] = 1;
@@ -30,7 +35,11 @@ pub fn msm<G: FormatCurve>(points: &[G::Affine], scalars: &[Scalar]) -> Result<S
     };
     pollster::block_on(async {
         let ctx = GpuContext::new().await.map_err(gpu_failure)?;
-        let msm = GpuMsm::with_limb_bits(&ctx, curve, default_limb_bits(&ctx, curve.base_field()))
+        let options = GpuMsmOptions {
+            profile: profile.map(|name| ProfileRequest::Named(name.to_string())),
+            ..Default::default()
+        };
+        let msm = GpuMsm::with_options(&ctx, curve, &options)
             .await
             .map_err(gpu_failure)?;
         let out = msm

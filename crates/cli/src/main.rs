@@ -10,18 +10,17 @@
 //! stderr naming the offending item; usage errors exit with 2, GPU failures (no adapter, device
 //! lost, limits) with 3.
 
-
 mod gpu;
 
 use std::process::ExitCode;
 use std::time::Instant;
 
-use fastmsm_msm::{Bls12_377G1, Bls12_381G1, Bn254G1, EdBls12_377G, msm};
 use fastmsm_msm::format::{FormatCurve, read_points, read_scalars, result_line};
+use fastmsm_msm::{Bls12_377G1, Bls12_381G1, Bn254G1, EdBls12_377G, msm};
 
 const USAGE: &str = "\
 usage: msm --curve {bn254|bls12-377|bls12-381|ed-on-bls12-377} --points FILE --scalars FILE
-           [--backend cpu|gpu] [--json]
+           [--backend cpu|gpu] [--profile NAME] [--json]
 
 Computes Σ scalars[i]·points[i] and prints it as the last line of stdout:
 `x=0x… y=0x…` (affine, lowercase big-endian hex, no leading zeros) or `identity`.
@@ -38,6 +37,10 @@ Computes Σ scalars[i]·points[i] and prints it as the last line of stdout:
                  the ZPrize 2023 harness bounded scalars by the base-field modulus instead, so some of
                  its scalars are rejected here.
   --backend B    cpu (default) or gpu (wgpu: Vulkan, Metal or DX12; the result is the same)
+  --profile P    with --backend gpu: the device profile that plans the MSM. Default: calibrate on
+                 this GPU once (a few seconds) and reuse the calibration, cached in
+                 $FASTMSM_PROFILE_CACHE or ~/.cache/fastmsm/device-profiles.json; or one of
+                 h200, h100, swiftshader, lavapipe, portable (reproducible runs)
   --json         also print one JSON line before the result: curve, backend, n, milliseconds
                  and the result
 
@@ -49,6 +52,8 @@ struct Args {
     points: String,
     scalars: String,
     backend: String,
+    /// `--profile`: a named device profile for the GPU backend (None: calibrated or cached).
+    profile: Option<String>,
     json: bool,
 }
 
@@ -63,6 +68,7 @@ enum Failure {
 fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Option<Args>, Failure> {
     let (mut curve, mut points, mut scalars) = (None, None, None);
     let mut backend = "cpu".to_string();
+    let mut profile = None;
     let mut json = false;
     while let Some(arg) = it.next() {
         let (flag, inline) = match arg.split_once('=') {
@@ -81,6 +87,7 @@ fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Option<Args>, Fail
             "--points" => points = Some(value("--points")?),
             "--scalars" => scalars = Some(value("--scalars")?),
             "--backend" => backend = value("--backend")?,
+            "--profile" => profile = Some(value("--profile")?),
             "--json" => json = true,
             other => return Err(Failure::Usage(format!("unknown argument {other:?}"))),
         }
@@ -93,6 +100,7 @@ fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Option<Args>, Fail
         points: need(points, "--points")?,
         scalars: need(scalars, "--scalars")?,
         backend,
+        profile,
         json,
     }))
 }
@@ -120,7 +128,7 @@ fn run<G: FormatCurve>(args: &Args) -> Result<Vec<String>, Failure> {
     }
     let start = Instant::now();
     let line = if args.backend == "gpu" {
-        gpu::msm::<G>(&points, &scalars)?
+        gpu::msm::<G>(&points, &scalars, args.profile.as_deref())?
     } else {
         let q: G = msm(&points, &scalars).map_err(|e| Failure::Input(e.to_string()))?;
         result_line(&q)

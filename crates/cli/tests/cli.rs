@@ -244,6 +244,7 @@ fn json_adds_a_line_and_keeps_the_result_last() {
 /// `--backend gpu` on the test adapter (lavapipe in CI): the same line as arkworks, identity points
 /// and the scalars r − 1 and 0 included. One curve: each run compiles the GPU pipelines, which costs
 /// minutes on lavapipe; the library's own tests cover every curve (crates/msm-gpu/tests/msm.rs).
+/// The named lavapipe profile spares each run a calibration (examples/prover.rs runs one).
 #[test]
 fn gpu_backend_matches_arkworks() {
     for n in [300usize, 0] {
@@ -257,7 +258,7 @@ fn gpu_backend_matches_arkworks() {
             "bls12-381",
             &pb,
             &sb,
-            &["--backend", "gpu", "--json"],
+            &["--backend", "gpu", "--profile", "lavapipe", "--json"],
             &format!("gpu-{n}"),
         );
         assert!(o.status.success(), "n = {n}: {}", stderr(&o));
@@ -268,6 +269,22 @@ fn gpu_backend_matches_arkworks() {
             "{out}"
         );
     }
+}
+
+/// A device profile that does not exist is named in the error, with the ones that do.
+#[test]
+fn gpu_backend_rejects_an_unknown_profile() {
+    let (_, _, pb, sb) = inputs::<Bls381>(4, 7);
+    let o = run(
+        "bls12-381",
+        &pb,
+        &sb,
+        &["--backend", "gpu", "--profile", "h9000"],
+        "gpu-bad-profile",
+    );
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(err.contains("h9000") && err.contains("h200"), "{err}");
 }
 
 #[test]
