@@ -13,6 +13,8 @@
 //!   reproducible runs. Natively calibrations are cached in a JSON file
 //!   ([`calibrate::default_cache_path`]); the book's widget keeps them in `localStorage`.
 
+#![deny(missing_docs)]
+
 pub mod bench;
 pub mod bigint;
 pub mod calibrate;
