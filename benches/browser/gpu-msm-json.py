@@ -28,7 +28,7 @@ for run in runs:
     for row in r['results']:
         # One name per row: the widget's own name plus the product form and the profile asked for.
         name = f"{row['name']}/{row['params'].get('kernel_form')}/{run['job'].get('profile', 'auto')}"
-        rows.append({**row, 'name': name, 'job': run['job'], 'job_wall_s': run['wall_s'],
+        rows.append({**row, 'name': name, 'side': 'browser', 'job': run['job'], 'job_wall_s': run['wall_s'],
                      'profile': r.get('profile'), 'adapter': r.get('device')})
 doc = {
     'suite': 'gpu-msm-browser',
@@ -39,9 +39,9 @@ doc = {
     'device': {'name': native['device']['name'], 'driver': native['device'].get('driver'), 'browser': browser},
     'gpu_clock_mhz': {'samples': len(clocks), 'min': min(clocks, default=None), 'max': max(clocks, default=None)},
     'commit': native.get('commit'), 'date': native.get('date'),
-    'results': rows,
+    # Native rows beside the browser's, named native/<msm_bench's name>.
+    'results': rows + [{**r, 'name': f"native/{r['name']}", 'side': 'native'} for r in native['results']],
     'errors': errors,
-    'native': native['results'],
 }
 json.dump(doc, open(dest, 'w'), indent=1)
 print(f'{len(rows)} browser rows, {len(native["results"])} native rows, {len(errors)} errors -> {dest}')
