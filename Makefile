@@ -117,7 +117,7 @@ bench-msm-wasm: wasm-wide-msm book
 clean:
 	rm -rf target book/generated book/vendor
 
-# Data-centre GPU benchmarks (../shared/GPU.md): build the native benchmark here, with the Vulkan
+# Data-centre GPU benchmarks (benches/README.md): build the native benchmark here, with the Vulkan
 # loader packages beside it, then run `.bin/run-gpu-bench.sh` on the GPU machine (see README).
 gpu-bench-bin:
 	mkdir -p .gl .bin /tmp/amd64/partial

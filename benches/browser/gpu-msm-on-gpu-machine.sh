@@ -3,7 +3,7 @@
 # headless Chromium on the NVIDIA GPU machine, WebGPU on Vulkan. Chromium staged as for
 # threads-on-gpu-machine.sh; the built site in .site/; .gl/ unpacked (the Vulkan loader).
 #   OUT=DIR JOBS='[{…gpu-msm params…}, …]' bash benches/browser/gpu-msm-on-gpu-machine.sh
-# Flags (../shared/BROWSER-ON-GPU.md): ANGLE composites on SwiftShader, which has the headless
+# Flags (benches/README.md): ANGLE composites on SwiftShader, which has the headless
 # surface extension, so Chrome counts GL as hardware and Dawn's high-performance adapter is the GPU.
 set -eu
 OUT=${OUT:-/tmp/out}
