@@ -15,6 +15,7 @@
 // and the named profiles make a run reproducible. A failed calibration falls back to the portable
 // profile and says so.
 import { SEED } from './cpu-msm.js';
+import { median, round } from './stats.js';
 
 export const title = 'MSM on your GPU';
 
@@ -54,12 +55,6 @@ export function parseN(v) {
   return n;
 }
 
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
-const round = (x, digits = 3) => Math.round(x * 10 ** digits) / 10 ** digits;
 const samePoint = (a, b) => a.x === b.x && a.y === b.y;
 const pointText = (p) => (p.x === null ? 'identity' : `(${p.x}, ${p.y})`);
 const nText = (n) => (Number.isInteger(Math.log2(n)) ? `2^${Math.log2(n)}` : String(n));

@@ -5,6 +5,7 @@
 // alike). A row is verified when every value it returned equals x·y^count mod p computed here
 // with BigInt, using the modulus as ark-ff defines it.
 import { wasmFeatures } from './capabilities.js';
+import { median, round } from './stats.js';
 
 export const title = 'Montgomery multiplication: every variant vs ark-ff, in your browser';
 
@@ -73,12 +74,6 @@ function randomBelow(p) {
 }
 
 const hex = (x) => `0x${x.toString(16)}`;
-const round = (x, digits) => Math.round(x * 10 ** digits) / 10 ** digits; // timer ticks leave float noise
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
 
 // The wide-arithmetic package, loaded once per worker. Call only after wideArithmetic().
 let widePackage = null;
