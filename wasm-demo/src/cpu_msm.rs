@@ -613,7 +613,10 @@ impl<P: Pair> Runner for Inputs<P> {
 
     fn bytes(&self, len: usize) -> (Vec<u8>, Vec<u8>) {
         let len = len.min(self.points.len());
-        (write_points::<P::Ours>(&self.points[..len]), write_scalars(&self.scalars[..len]))
+        (
+            write_points::<P::Ours>(&self.points[..len]),
+            write_scalars(&self.scalars[..len]),
+        )
     }
 
     fn scalar_modulus(&self) -> Scalar {

@@ -22,8 +22,8 @@ use std::rc::Rc;
 use ark_ec::{CurveGroup, PrimeGroup, VariableBaseMSM};
 use ark_ff::{PrimeField as ArkPrimeField, Zero};
 use fastmsm_gpu::calibrate::{self, ProfileRequest};
-use fastmsm_gpu::msm::{GpuCurve, GpuMsm, MsmOptions, TimingSource, pack_points, pack_scalars};
 use fastmsm_gpu::mont_wgsl::KernelForm;
+use fastmsm_gpu::msm::{GpuCurve, GpuMsm, MsmOptions, TimingSource, pack_points, pack_scalars};
 use fastmsm_gpu::{DeviceProfile, GpuError};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
@@ -98,7 +98,8 @@ fn limb_bits_for(curve: GpuCurve, limb_bits: u32) -> u32 {
 
 /// The product's form MSMs of this worker compile with: the reader's choice, else the profile's.
 fn current_form() -> KernelForm {
-    FORM.with(|f| *f.borrow()).unwrap_or_else(|| current_profile().kernel_form)
+    FORM.with(|f| *f.borrow())
+        .unwrap_or_else(|| current_profile().kernel_form)
 }
 
 /// Sets the Montgomery product's form for the MSMs this worker compiles from now on: "auto"
@@ -119,7 +120,10 @@ pub fn gpu_msm_set_form(form: String) -> Result<(), JsValue> {
 
 /// The compiled MSM for (curve, width) in the current form and the seconds compiling took
 /// (`None`: already compiled).
-pub(crate) async fn pipelines(curve: GpuCurve, limb_bits: u32) -> Result<(Rc<GpuMsm>, Option<f64>), JsValue> {
+pub(crate) async fn pipelines(
+    curve: GpuCurve,
+    limb_bits: u32,
+) -> Result<(Rc<GpuMsm>, Option<f64>), JsValue> {
     let form = current_form();
     if let Some(m) = PIPELINES.with(|p| p.borrow().get(&(curve, limb_bits, form)).cloned()) {
         return Ok((m, None));
@@ -204,7 +208,11 @@ pub async fn gpu_msm_profile(
         && FORM.with(|f| f.borrow().is_none_or(|f| f == p.kernel_form))
         && let Some(m) = PIPELINES.with(|m| {
             m.borrow()
-                .get(&(curve, p.limb_bits_with(false, curve.base_field()), p.kernel_form))
+                .get(&(
+                    curve,
+                    p.limb_bits_with(false, curve.base_field()),
+                    p.kernel_form,
+                ))
                 .cloned()
         })
     {
@@ -220,7 +228,11 @@ pub async fn gpu_msm_profile(
                 Some(p) if !matches!(p.origin, fastmsm_gpu::profile::Origin::Fallback(_)) => {
                     if let Some(m) = PIPELINES.with(|m| {
                         m.borrow()
-                            .get(&(curve, p.limb_bits_with(false, curve.base_field()), p.kernel_form))
+                            .get(&(
+                                curve,
+                                p.limb_bits_with(false, curve.base_field()),
+                                p.kernel_form,
+                            ))
                             .cloned()
                     }) && (p.origin == fastmsm_gpu::profile::Origin::Named
                         || p.has_smvp_wave(m.constants.limbs))

@@ -54,7 +54,9 @@ fn input_size(curve: &str, points_len: usize, scalars_len: usize) -> Result<usiz
     let points = items(points_len, point_bytes(curve)?, "point")?;
     let scalars = items(scalars_len, SCALAR_BYTES, "scalar")?;
     if points == 0 && scalars == 0 {
-        return Err("n = 0: an MSM needs at least one point and one scalar (both are empty)".into());
+        return Err(
+            "n = 0: an MSM needs at least one point and one scalar (both are empty)".into(),
+        );
     }
     if points != scalars {
         let n = points.min(scalars);
@@ -115,7 +117,10 @@ fn check<G: FormatCurve>(points: &[u8], scalars: &[u8]) -> Result<Checked, Strin
     let p = read_points::<G>(points)?;
     let k = read_scalars::<G>(scalars)?;
     let identity = ([0; 6], [G::IDENTITY_Y, 0, 0, 0, 0, 0]);
-    Ok((p.iter().map(|a| G::coords(a).unwrap_or(identity)).collect(), k))
+    Ok((
+        p.iter().map(|a| G::coords(a).unwrap_or(identity)).collect(),
+        k,
+    ))
 }
 
 /// The GPU's affine answer in the file layout of `G` (checked on the curve on the way).
@@ -198,9 +203,21 @@ mod tests {
             input_size("bn254", 64 * 2, 32 * 5).unwrap_err(),
             "2 points but 5 scalars: scalar 2 has no point"
         );
-        assert!(input_size("bn254", 64 * 2 + 10, 64).unwrap_err().contains("point 2 is truncated (10 of 64 bytes)"));
-        assert!(input_size("bn254", 64, 33).unwrap_err().contains("scalar 1 is truncated (1 of 32 bytes)"));
-        assert!(input_size("secp256k1", 64, 32).unwrap_err().contains("unknown curve \"secp256k1\""));
+        assert!(
+            input_size("bn254", 64 * 2 + 10, 64)
+                .unwrap_err()
+                .contains("point 2 is truncated (10 of 64 bytes)")
+        );
+        assert!(
+            input_size("bn254", 64, 33)
+                .unwrap_err()
+                .contains("scalar 1 is truncated (1 of 32 bytes)")
+        );
+        assert!(
+            input_size("secp256k1", 64, 32)
+                .unwrap_err()
+                .contains("unknown curve \"secp256k1\"")
+        );
     }
 
     /// The identity goes to the GPU as the format writes it, and the GPU's answer comes back in
@@ -208,17 +225,30 @@ mod tests {
     fn round_trip<G: FormatCurve>() {
         let g = G::generator().to_affine();
         let points = write_points::<G>(&[g.clone(), G::affine_identity()]);
-        let (input, k) = check::<G>(&points, &write_scalars(&[[1, 0, 0, 0], [2, 0, 0, 0]])).unwrap();
-        assert_eq!(input[1], ([0; 6], [G::IDENTITY_Y, 0, 0, 0, 0, 0]), "{}", G::NAME);
+        let (input, k) =
+            check::<G>(&points, &write_scalars(&[[1, 0, 0, 0], [2, 0, 0, 0]])).unwrap();
+        assert_eq!(
+            input[1],
+            ([0; 6], [G::IDENTITY_Y, 0, 0, 0, 0, 0]),
+            "{}",
+            G::NAME
+        );
         assert_eq!(k[1], [2, 0, 0, 0]);
         let bytes = answer::<G>(Some(input[0])).unwrap();
         assert_eq!(bytes, write_points::<G>(&[g]), "{}", G::NAME);
         let (x, y) = G::coords(&G::generator().to_affine()).unwrap();
-        assert_eq!(line::<G>(&bytes).unwrap(), format!("x={} y={}", hex(&x), hex(&y)));
+        assert_eq!(
+            line::<G>(&bytes).unwrap(),
+            format!("x={} y={}", hex(&x), hex(&y))
+        );
         let none = answer::<G>(Some(input[1])).unwrap();
         assert_eq!(line::<G>(&none).unwrap(), "identity", "{}", G::NAME);
         assert_eq!(answer::<G>(None).unwrap(), none, "{}", G::NAME);
-        assert!(answer::<G>(Some(([1, 0, 0, 0, 0, 0], [1, 0, 0, 0, 0, 0]))).unwrap_err().contains("not on the curve"));
+        assert!(
+            answer::<G>(Some(([1, 0, 0, 0, 0, 0], [1, 0, 0, 0, 0, 0])))
+                .unwrap_err()
+                .contains("not on the curve")
+        );
     }
 
     #[test]
@@ -235,9 +265,19 @@ mod tests {
         let mut points = write_points::<Bn254G1>(&[g, g, g]);
         points[2 * 64 + 40] ^= 1;
         let e = check::<Bn254G1>(&points, &[0; 96]).unwrap_err();
-        assert!(e.starts_with("point 2:") && e.contains("not on the curve"), "{e}");
+        assert!(
+            e.starts_with("point 2:") && e.contains("not on the curve"),
+            "{e}"
+        );
         let r = Bn254G1::SCALAR_MODULUS;
-        let e = check::<Bn254G1>(&write_points::<Bn254G1>(&[g, g]), &write_scalars(&[[0; 4], r])).unwrap_err();
-        assert!(e.starts_with("scalar 1:") && e.contains("not below the group order r"), "{e}");
+        let e = check::<Bn254G1>(
+            &write_points::<Bn254G1>(&[g, g]),
+            &write_scalars(&[[0; 4], r]),
+        )
+        .unwrap_err();
+        assert!(
+            e.starts_with("scalar 1:") && e.contains("not below the group order r"),
+            "{e}"
+        );
     }
 }

@@ -18,14 +18,14 @@ use fastmsm_msm::all_affine::{AllAffineConfig, AllAffineStats};
 use fastmsm_msm::format::{FormatCurve, read_points, read_scalars, write_point};
 use fastmsm_msm::split::{Piece, SplitPlan, plan, run_share};
 use fastmsm_msm::{Bls12_377G1, Bls12_381G1, Bn254G1, EdBls12_377G, Scalar};
-use std::sync::RwLock;
 use serde::{Deserialize, Serialize};
+use std::sync::RwLock;
 use wasm_bindgen::prelude::*;
 
-#[cfg(all(target_arch = "wasm32", target_feature = "relaxed-simd"))]
-use fastmsm_msm::radix51::Radix51Group as FastLimbs;
 #[cfg(not(all(target_arch = "wasm32", target_feature = "relaxed-simd")))]
 use fastmsm_msm::radix30::Radix30Group as FastLimbs;
+#[cfg(all(target_arch = "wasm32", target_feature = "relaxed-simd"))]
+use fastmsm_msm::radix51::Radix51Group as FastLimbs;
 
 /// The limbs this package's MSM runs on: 51 (f64 products) where the package has relaxed SIMD,
 /// else 30 (i64 products); both were the fastest of their package (the cpu-msm widget).
@@ -64,7 +64,11 @@ impl From<&SplitPlan> for PlanJs {
             shares: p
                 .shares
                 .iter()
-                .map(|s| s.iter().map(|q| [q.window as usize, q.start, q.end]).collect())
+                .map(|s| {
+                    s.iter()
+                        .map(|q| [q.window as usize, q.start, q.end])
+                        .collect()
+                })
                 .collect(),
             spans: (0..p.shares.len())
                 .map(|t| {
@@ -88,7 +92,11 @@ impl From<PlanJs> for SplitPlan {
                 .into_iter()
                 .map(|s| {
                     s.into_iter()
-                        .map(|[window, start, end]| Piece { window: window as u32, start, end })
+                        .map(|[window, start, end]| Piece {
+                            window: window as u32,
+                            start,
+                            end,
+                        })
                         .collect()
                 })
                 .collect(),
@@ -125,7 +133,11 @@ where
     /// Share `share` of `plan` from the scalars of its span.
     fn share(&self, plan: &SplitPlan, share: usize, scalars: &[Scalar]) -> Result<Vec<u8>, String> {
         if plan.n != self.points.len() {
-            return Err(format!("a plan for {} points, {} loaded", plan.n, self.points.len()));
+            return Err(format!(
+                "a plan for {} points, {} loaded",
+                plan.n,
+                self.points.len()
+            ));
         }
         if share >= plan.shares.len() {
             return Err(format!("share {share} of a plan of {}", plan.shares.len()));
@@ -158,25 +170,40 @@ where
 
     fn run_share(&self, plan: &SplitPlan, share: usize, scalars: &[u8]) -> Result<Vec<u8>, String> {
         let start = plan.shares.get(share).map_or(0, |_| plan.span(share).start);
-        let k = read_scalars::<G>(scalars).map_err(|e| format!("the scalars from {start} on: {e}"))?;
+        let k =
+            read_scalars::<G>(scalars).map_err(|e| format!("the scalars from {start} on: {e}"))?;
         self.share(plan, share, &k)
     }
 
     fn keep_scalars(&self, scalars: &[u8]) -> Result<(), String> {
         let k = read_scalars::<G>(scalars)?;
         if k.len() != self.points.len() {
-            return Err(format!("{} points but {} scalars", self.points.len(), k.len()));
+            return Err(format!(
+                "{} points but {} scalars",
+                self.points.len(),
+                k.len()
+            ));
         }
-        *self.kept.write().map_err(|_| "a worker failed while holding the scalars")? = k;
+        *self
+            .kept
+            .write()
+            .map_err(|_| "a worker failed while holding the scalars")? = k;
         Ok(())
     }
 
     fn run_kept_share(&self, plan: &SplitPlan, share: usize) -> Result<Vec<u8>, String> {
-        let kept = self.kept.read().map_err(|_| "a worker failed while holding the scalars")?;
+        let kept = self
+            .kept
+            .read()
+            .map_err(|_| "a worker failed while holding the scalars")?;
         if kept.len() != self.points.len() {
             return Err("no scalars kept for these points".into());
         }
-        let span = plan.shares.get(share).map(|_| plan.span(share)).unwrap_or(0..0);
+        let span = plan
+            .shares
+            .get(share)
+            .map(|_| plan.span(share))
+            .unwrap_or(0..0);
         self.share(plan, share, &kept[span])
     }
 }
@@ -204,13 +231,20 @@ where
     Ok(Box::new(Resident::<G>::load(points)?))
 }
 
-fn plan_of<G: FastLimbs + FormatCurve>(scalars: &[u8], shares: usize, glv: bool) -> Result<SplitPlan, String> {
+fn plan_of<G: FastLimbs + FormatCurve>(
+    scalars: &[u8],
+    shares: usize,
+    glv: bool,
+) -> Result<SplitPlan, String> {
     let k = read_scalars::<G>(scalars)?;
-    plan::<Twin<G>>(&k, None, glv && G::glv_expand(&[], &[]).is_some(), shares).map_err(|e| e.to_string())
+    plan::<Twin<G>>(&k, None, glv && G::glv_expand(&[], &[]).is_some(), shares)
+        .map_err(|e| e.to_string())
 }
 
 fn combine<G: FormatCurve>(partials: &[u8]) -> Result<Vec<u8>, String> {
-    let q = read_points::<G>(partials)?.iter().fold(G::identity(), |q, p| q.add_affine(p));
+    let q = read_points::<G>(partials)?
+        .iter()
+        .fold(G::identity(), |q, p| q.add_affine(p));
     let mut out = Vec::new();
     write_point::<G>(&q.to_affine(), &mut out);
     Ok(out)
@@ -243,7 +277,10 @@ pub fn run_kept_share(bases: usize, plan: JsValue, share: u32) -> Result<Vec<u8>
     // SAFETY: `bases` is the address of a live MsmBases in this memory (the pool keeps the
     // object until the run's shares are all back); Bases is Sync and the scalars sit behind a lock.
     let bases = unsafe { &*(bases as *const MsmBases) };
-    bases.inner.run_kept_share(&p.into(), share as usize).map_err(err)
+    bases
+        .inner
+        .run_kept_share(&p.into(), share as usize)
+        .map_err(err)
 }
 
 /// This module and its memory, for the workers that instantiate it over the same memory.
@@ -266,7 +303,10 @@ impl MsmBases {
     #[wasm_bindgen(constructor)]
     pub fn new(curve: &str, points: &[u8]) -> Result<MsmBases, JsValue> {
         let inner = by_curve!(curve, load, points).map_err(err)?;
-        Ok(MsmBases { curve: curve.into(), inner })
+        Ok(MsmBases {
+            curve: curve.into(),
+            inner,
+        })
     }
 
     /// The curve's name.
@@ -291,7 +331,9 @@ impl MsmBases {
     /// point (file layout).
     pub fn run_share(&self, plan: JsValue, share: u32, scalars: &[u8]) -> Result<Vec<u8>, JsValue> {
         let p: PlanJs = serde_wasm_bindgen::from_value(plan).map_err(err)?;
-        self.inner.run_share(&p.into(), share as usize, scalars).map_err(err)
+        self.inner
+            .run_share(&p.into(), share as usize, scalars)
+            .map_err(err)
     }
 
     /// Parses, checks and keeps all n scalars for the workers that share this memory.

@@ -11,6 +11,11 @@ fn main() {
     let form = KernelForm::parse(&args[2]).unwrap();
     let t = std::time::Instant::now();
     let m = block_on(GpuMsm::with_form(&ctx, curve, bits, form)).unwrap();
-    println!("{} {bits} {}: {:.1} s", curve.name(), form.name(), t.elapsed().as_secs_f64());
+    println!(
+        "{} {bits} {}: {:.1} s",
+        curve.name(),
+        form.name(),
+        t.elapsed().as_secs_f64()
+    );
     drop(m);
 }

@@ -324,12 +324,45 @@ fn main() {
                         median_run,
                         median_host
                     );
-                    let name = format!("{}/{pattern}/2^{log_n}/w{w}{}{}", curve.name(),
-                            format!("{}{}{}", if window == 0 { String::new() } else { format!("/c{window}") }, if chunk == 0 { String::new() } else { format!("/k{chunk}") },
-                                if split == 0 { String::new() } else { format!("/b{split}") }) + &if segs == 0 { String::new() } else { format!("/s{segs}") }
-                                + &if first == 0 { String::new() } else { format!("/f{first}") },
-                            if variant == "none" { String::new() } else { format!("/{variant}") })
-                            + &if profile == "calibrated" { String::new() } else { format!("/{profile}") };
+                    let name = format!(
+                        "{}/{pattern}/2^{log_n}/w{w}{}{}",
+                        curve.name(),
+                        format!(
+                            "{}{}{}",
+                            if window == 0 {
+                                String::new()
+                            } else {
+                                format!("/c{window}")
+                            },
+                            if chunk == 0 {
+                                String::new()
+                            } else {
+                                format!("/k{chunk}")
+                            },
+                            if split == 0 {
+                                String::new()
+                            } else {
+                                format!("/b{split}")
+                            }
+                        ) + &if segs == 0 {
+                            String::new()
+                        } else {
+                            format!("/s{segs}")
+                        } + &if first == 0 {
+                            String::new()
+                        } else {
+                            format!("/f{first}")
+                        },
+                        if variant == "none" {
+                            String::new()
+                        } else {
+                            format!("/{variant}")
+                        }
+                    ) + &if profile == "calibrated" {
+                        String::new()
+                    } else {
+                        format!("/{profile}")
+                    };
                     results.push(json!({
                         "name": name,
                         "params": {
@@ -352,12 +385,19 @@ fn main() {
                     if resident {
                         // The same MSM against bases uploaded once: only the scalars cross.
                         let t = now();
-                        let bases = block_on(msm.upload_packed_bases(&ctx, &input.points, &options))
-                            .expect("upload bases");
+                        let bases =
+                            block_on(msm.upload_packed_bases(&ctx, &input.points, &options))
+                                .expect("upload bases");
                         let upload_s = now() - t;
                         let run = || {
-                            block_on(msm.run_bases_packed(&ctx, &bases, &input.scalars, &options, &now))
-                                .expect("resident run")
+                            block_on(msm.run_bases_packed(
+                                &ctx,
+                                &bases,
+                                &input.scalars,
+                                &options,
+                                &now,
+                            ))
+                            .expect("resident run")
                         };
                         let (warm_start, mut warm_runs) = (now(), 0);
                         let mut verified = true;
@@ -376,7 +416,8 @@ fn main() {
                         let mut sorted: Vec<f64> = runs.iter().map(|r| r.0).collect();
                         sorted.sort_by(f64::total_cmp);
                         let median = sorted[sorted.len() / 2];
-                        let (_, median_run, median_host) = runs.iter().find(|r| r.0 == median).unwrap();
+                        let (_, median_run, median_host) =
+                            runs.iter().find(|r| r.0 == median).unwrap();
                         eprintln!(
                             "  resident: median {:.2} ms [{:.2}, {:.2}], upload {:.2} ms, verified {verified}",
                             median * 1e3,

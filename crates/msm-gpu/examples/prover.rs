@@ -18,7 +18,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut rng = StdRng::seed_from_u64(2024);
     // A prover's commitment key (bases) and a polynomial's coefficients (scalars).
     let bases: Vec<G1Affine> = G1Projective::normalize_batch(
-        &(0..n).map(|_| G1Projective::rand(&mut rng)).collect::<Vec<_>>(),
+        &(0..n)
+            .map(|_| G1Projective::rand(&mut rng))
+            .collect::<Vec<_>>(),
     );
     let scalars: Vec<Fr> = (0..n).map(|_| Fr::rand(&mut rng)).collect();
     let expected = G1Projective::msm(&bases, &scalars).expect("same lengths");
@@ -38,7 +40,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         for round in 0..3 {
             let scalars: Vec<Fr> = (0..n).map(|_| Fr::rand(&mut rng)).collect();
             let q: G1Projective = gpu.run(&ctx, &resident, &scalars).await?; // scalars only
-            assert_eq!(q, G1Projective::msm(&bases, &scalars).unwrap(), "round {round}");
+            assert_eq!(
+                q,
+                G1Projective::msm(&bases, &scalars).unwrap(),
+                "round {round}"
+            );
         }
         println!("3 MSMs against bases resident on the GPU match arkworks");
         Ok(())

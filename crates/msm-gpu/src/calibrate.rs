@@ -155,7 +155,11 @@ pub async fn probe_smvp(
         steps.push((n, k, best.0, best.1));
         progress(
             (0.1 + 0.9 * (now() - start) / budget).min(1.0),
-            &format!("SMVP probe: {} invocations of {k} points, {:.2} ms", best.0, best.1 * 1e3),
+            &format!(
+                "SMVP probe: {} invocations of {k} points, {:.2} ms",
+                best.0,
+                best.1 * 1e3
+            ),
         );
         Ok(best)
     };
@@ -306,7 +310,10 @@ async fn calibrate(
     let mut failures = Vec::new();
     for (i, &w) in widths.iter().enumerate() {
         let part = |f: f64| (i as f64 + f) / widths.len() as f64;
-        progress(part(0.0), &format!("compiling the {w}-bit MSM for {}", curve.name()));
+        progress(
+            part(0.0),
+            &format!("compiling the {w}-bit MSM for {}", curve.name()),
+        );
         let probe = async {
             let msm = GpuMsm::with_form(ctx, curve, w, form).await?;
             let probe = probe_smvp(ctx, &msm, SMVP_BUDGET_SECONDS, now, &|f, t| {

@@ -146,7 +146,11 @@ pub struct FieldKernels {
 
 /// The WGSL source of the element-wise kernels for `constants`' field and limb width.
 pub fn shader_source(constants: &LimbConstants, workgroup_size: u32) -> Result<String, GpuError> {
-    shader_source_in(constants, workgroup_size, crate::mont_wgsl::KernelForm::Unrolled)
+    shader_source_in(
+        constants,
+        workgroup_size,
+        crate::mont_wgsl::KernelForm::Unrolled,
+    )
 }
 
 /// As [`shader_source`], with the Montgomery product in `form`.
@@ -242,7 +246,15 @@ impl FieldKernels {
         limb_bits: u32,
         workgroup_size: u32,
     ) -> Result<Self, GpuError> {
-        Self::build(ctx, field, limb_bits, workgroup_size, &Op::ALL, Default::default()).await
+        Self::build(
+            ctx,
+            field,
+            limb_bits,
+            workgroup_size,
+            &Op::ALL,
+            Default::default(),
+        )
+        .await
     }
 
     /// Every op with the Montgomery product generated in `form`.
@@ -263,7 +275,15 @@ impl FieldKernels {
         limb_bits: u32,
         ops: &[Op],
     ) -> Result<Self, GpuError> {
-        Self::build(ctx, field, limb_bits, WORKGROUP_SIZE, ops, Default::default()).await
+        Self::build(
+            ctx,
+            field,
+            limb_bits,
+            WORKGROUP_SIZE,
+            ops,
+            Default::default(),
+        )
+        .await
     }
 
     async fn build(

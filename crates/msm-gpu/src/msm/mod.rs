@@ -14,10 +14,10 @@ use fastmsm_curves::Canonical;
 use fastmsm_mont::{LimbConstants, limb_constants};
 
 pub use combine::AffineOut;
-pub use points::{GpuMsmOptions, GpuPoint};
-pub use resident::Bases;
 pub use curve::{GeneralAdd, GpuCurve, MixedAdd, WORKGROUP_SIZE, shader_source, shader_source_in};
 pub use plan::{Plan, SmvpPass, default_window_bits, reduction_segments};
+pub use points::{GpuMsmOptions, GpuPoint};
+pub use resident::Bases;
 
 use crate::mont_wgsl::KernelForm;
 use crate::profile::DeviceProfile;

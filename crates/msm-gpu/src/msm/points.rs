@@ -2,10 +2,10 @@
 //! over points and scalars of a type that says its curve ([`GpuPoint`]: ours, and arkworks' with
 //! the `ark` feature), with the answer in the same family of types.
 
+use fastmsm_curves::Canonical;
 use fastmsm_curves::field::PrimeField;
 use fastmsm_curves::sw::{self, SwCurve};
 use fastmsm_curves::te::{self, TeCurve};
-use fastmsm_curves::Canonical;
 
 use super::{AffineOut, GpuCurve, GpuMsm, MsmOptions, pack_points, pack_scalars};
 use crate::calibrate::{self, ProfileRequest};

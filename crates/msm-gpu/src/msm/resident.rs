@@ -165,7 +165,11 @@ impl GpuMsm {
         let n = count_points(self.curve, points)?;
         let plan = self.plan(ctx, n, options)?;
         let point_bytes = (2 * self.constants.limbs * 4) as u64;
-        let ranges = if n == 0 { Vec::new() } else { plan.batch_ranges() };
+        let ranges = if n == 0 {
+            Vec::new()
+        } else {
+            plan.batch_ranges()
+        };
         let chunks: Vec<wgpu::Buffer> = ranges
             .iter()
             .map(|r| {
@@ -220,7 +224,13 @@ impl GpuMsm {
     ) -> Result<A::Output, GpuError> {
         let words: Vec<[u64; 4]> = scalars.iter().map(A::scalar_words).collect();
         let out = self
-            .run_bases_packed(ctx, bases, &pack_scalars(&words), &MsmOptions::default(), &|| 0.0)
+            .run_bases_packed(
+                ctx,
+                bases,
+                &pack_scalars(&words),
+                &MsmOptions::default(),
+                &|| 0.0,
+            )
             .await?;
         typed_output::<A>(out.result)
     }
@@ -257,7 +267,12 @@ impl GpuMsm {
     }
 
     /// The device buffers of the last plan run if they fit `plan`, else new ones.
-    pub(super) fn take_resources(&self, ctx: &GpuContext, plan: &Plan, timestamps: bool) -> Resources {
+    pub(super) fn take_resources(
+        &self,
+        ctx: &GpuContext,
+        plan: &Plan,
+        timestamps: bool,
+    ) -> Resources {
         let cached = self
             .resources
             .lock()

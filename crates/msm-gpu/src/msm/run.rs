@@ -372,9 +372,14 @@ impl<'a> Run<'a> {
         }
         let start = (self.now)();
         let pipeline = self.msm.pipeline(stage).clone();
-        let bind_group =
-            self.res
-                .bind_group(self.ctx, self.msm, stage, params, swap, self.points.as_ref());
+        let bind_group = self.res.bind_group(
+            self.ctx,
+            self.msm,
+            stage,
+            params,
+            swap,
+            self.points.as_ref(),
+        );
         {
             let mut pass = self
                 .encoder()
@@ -496,8 +501,13 @@ impl<'a> Run<'a> {
             base: base as u32,
             ..Default::default()
         };
-        self.pass("convert_points", p, false, (n as u32).div_ceil(WORKGROUP_SIZE))
-            .await?;
+        self.pass(
+            "convert_points",
+            p,
+            false,
+            (n as u32).div_ceil(WORKGROUP_SIZE),
+        )
+        .await?;
         self.submit();
         self.points = None;
         Ok(())
