@@ -178,6 +178,16 @@ struct ProfileReport {
     limb_bits: u32,
 }
 
+/// The MSM of `curve` this worker has compiled at the width and form profile `p` picks, if any.
+fn compiled_for(curve: GpuCurve, p: &DeviceProfile) -> Option<Rc<GpuMsm>> {
+    let key = (
+        curve,
+        p.limb_bits_with(false, curve.base_field()),
+        p.kernel_form,
+    );
+    PIPELINES.with(|m| m.borrow().get(&key).cloned())
+}
+
 /// Sets the worker's device profile for `curve` and compiles the curve's MSM at the width it
 /// picks. `mode`: "auto" (reuse `cached`, the JSON of an earlier calibration, when it belongs to
 /// this device and this worker has none; measure what it lacks), "recalibrate", or a profile name
@@ -206,15 +216,7 @@ pub async fn gpu_msm_profile(
         && p.origin == fastmsm_gpu::profile::Origin::Named
         && p.name == mode
         && FORM.with(|f| f.borrow().is_none_or(|f| f == p.kernel_form))
-        && let Some(m) = PIPELINES.with(|m| {
-            m.borrow()
-                .get(&(
-                    curve,
-                    p.limb_bits_with(false, curve.base_field()),
-                    p.kernel_form,
-                ))
-                .cloned()
-        })
+        && let Some(m) = compiled_for(curve, p)
     {
         return profile_report(p, None, m.constants.limb_bits);
     }
@@ -226,16 +228,9 @@ pub async fn gpu_msm_profile(
             // This worker's own profile first (a named one stays named), then the cache.
             match held {
                 Some(p) if !matches!(p.origin, fastmsm_gpu::profile::Origin::Fallback(_)) => {
-                    if let Some(m) = PIPELINES.with(|m| {
-                        m.borrow()
-                            .get(&(
-                                curve,
-                                p.limb_bits_with(false, curve.base_field()),
-                                p.kernel_form,
-                            ))
-                            .cloned()
-                    }) && (p.origin == fastmsm_gpu::profile::Origin::Named
-                        || p.has_smvp_wave(m.constants.limbs))
+                    if let Some(m) = compiled_for(curve, &p)
+                        && (p.origin == fastmsm_gpu::profile::Origin::Named
+                            || p.has_smvp_wave(m.constants.limbs))
                     {
                         return profile_report(&p, None, m.constants.limb_bits);
                     }
