@@ -128,3 +128,11 @@ gpu-bench-bin:
 	strip .bin/wgsl-mont-bench .bin/msm_bench .bin/upload_probe .bin/pipeline_stats
 	git rev-parse --short HEAD > .bin/COMMIT
 	cp benches/run-gpu-bench.sh .bin/
+
+# sppark's CUDA MSM beside ours (benches/README.md, "sppark beside us"): installs nvcc and the CUDA
+# runtime from PyPI wheels into target/sppark/, builds .bin/sppark-bench (static CUDA runtime) and
+# checks sppark's host arithmetic against arkworks. Not part of `make test`; run the binary on the GPU machine.
+.PHONY: sppark-bin
+sppark-bin:
+	bash benches/sppark/build.sh
+	.bin/sppark-bench --self-check
