@@ -7,7 +7,8 @@
 # PyPI wheels, installed at pinned versions into a virtual environment under target/ (once; later
 # runs reuse it). The 13.0 wheels match the GPU machine's driver (580 = CUDA 13.0): a binary built
 # with a newer runtime than the driver may refuse to start. Run from anywhere; needs python3, cargo
-# and a host C++ compiler (installed from Debian when missing).
+# and a host C++ compiler (installed from Debian when missing). `build.sh test` runs the driver's
+# tests instead of building the binary.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 venv=${SPPARK_CUDA_VENV:-$root/target/sppark/cuda-venv}
@@ -33,8 +34,12 @@ cuda=$("$venv/bin/python" -c 'import nvidia, os; print(os.path.join(nvidia.__pat
 export NVCC=off NVCC_PATH=$cuda/bin/nvcc
 "$NVCC_PATH" --version | tail -2
 # Own target directory: the driver is not a member of the main workspace.
-CARGO_TARGET_DIR=$root/target/sppark nice -n 5 cargo build --release \
-  --manifest-path "$root/benches/sppark/Cargo.toml"
+export CARGO_TARGET_DIR=$root/target/sppark
+if [[ ${1:-} == test ]]; then
+  # The driver's own tests (no GPU needed): sppark's host arithmetic against arkworks, the loop.
+  exec nice -n 5 cargo test --release --manifest-path "$root/benches/sppark/Cargo.toml"
+fi
+nice -n 5 cargo build --release --manifest-path "$root/benches/sppark/Cargo.toml"
 
 mkdir -p "$root/.bin"
 cp "$root/target/sppark/release/sppark-bench" "$root/.bin/sppark-bench"
