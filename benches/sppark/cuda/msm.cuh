@@ -68,6 +68,51 @@ int FASTMSM_NAME(fastmsm_sppark_msm_)(void* out, const void* points, size_t n,
     return 0;
 }
 
+// Bases resident on the GPU: sppark's msm_t uploads the points once, then each MSM sends only the
+// scalars. The handle is an msm_t; every call returns 0 or a CUDA error code with its message.
+typedef msm_t<bucket_t, point_t, affine_t, scalar_t> resident_t;
+
+int FASTMSM_NAME(fastmsm_sppark_bases_new_)(const void* points, size_t n, void** handle,
+                                           char* msg, size_t cap)
+{
+    *handle = nullptr;
+    try {
+        auto* bases = new resident_t(static_cast<const affine_t*>(points), n);
+        // msm_t copies the points on a stream of its own (non-blocking) and does not wait for it:
+        // wait here, so that the upload is complete (and timed) before the first MSM.
+        CUDA_OK(cudaDeviceSynchronize());
+        *handle = bases;
+        return 0;
+    } catch (const cuda_error& e) {
+        if (msg != nullptr && cap > 0)
+            snprintf(msg, cap, "%s", e.what());
+        return e.code() != 0 ? e.code() : -1;
+    }
+}
+
+int FASTMSM_NAME(fastmsm_sppark_bases_msm_)(void* handle, void* out, size_t n, const void* scalars,
+                                           char* msg, size_t cap)
+{
+    point_t result;
+    // A null point array selects the resident points (msm_t::invoke).
+    RustError err = static_cast<resident_t*>(handle)->invoke(
+        result, static_cast<const affine_t*>(nullptr), n, static_cast<const scalar_t*>(scalars), false);
+    if (err.code != 0) {
+        if (msg != nullptr && cap > 0)
+            snprintf(msg, cap, "%s", err.message != nullptr
+                                     ? err.message : cudaGetErrorString((cudaError_t)err.code));
+        free(err.message);
+        return err.code;
+    }
+    memcpy(out, &result, sizeof result);
+    return 0;
+}
+
+void FASTMSM_NAME(fastmsm_sppark_bases_free_)(void* handle)
+{
+    delete static_cast<resident_t*>(handle);
+}
+
 // The same sum on the CPU with sppark's host-side point arithmetic, most significant bit first: a
 // doubling per scalar bit and an addition per set bit, so only for a few points. It lets a machine
 // without a GPU check the data contract above against arkworks.

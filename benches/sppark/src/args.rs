@@ -3,11 +3,13 @@
 use crate::inputs::PATTERNS;
 
 pub const USAGE: &str = "usage: sppark-bench --out FILE|DIR [--curves bls12-377,bn254] [--log-n 16,18,20,22] \
-[--memory pageable,pinned] [--patterns uniform] [--reps 7] [--warm-up-seconds 1] [--commit C] [--date D]\n       \
+[--memory pageable,pinned[,resident]] [--patterns uniform] [--reps 7] [--warm-up-seconds 1] [--commit C] [--date D]\n       \
 sppark-bench --self-check";
 
 pub const CURVES: [&str; 2] = ["bls12-377", "bn254"];
-pub const MEMORY: [&str; 2] = ["pageable", "pinned"];
+/// pageable, pinned: host arrays in ordinary or page-locked memory; resident: points uploaded once,
+/// only the scalars sent per MSM (not in the default list).
+pub const MEMORY: [&str; 3] = ["pageable", "pinned", "resident"];
 
 #[derive(Debug)]
 pub struct Args {
@@ -44,7 +46,7 @@ pub fn parse(mut it: impl Iterator<Item = String>) -> Result<Args, String> {
         out: String::new(),
         curves: CURVES.iter().map(|c| c.to_string()).collect(),
         log_ns: vec![16, 18, 20, 22],
-        memory: MEMORY.iter().map(|m| m.to_string()).collect(),
+        memory: vec!["pageable".into(), "pinned".into()],
         patterns: vec!["uniform".into()],
         reps: 7,
         warm_up_seconds: 1.0,

@@ -3,7 +3,7 @@
 //! memory. Writes results JSON in the schema of benches/README.md. Built by benches/sppark/build.sh.
 //!
 //! usage: sppark-bench --out FILE|DIR [--curves bls12-377,bn254] [--log-n 16,18,20,22]
-//!        [--memory pageable,pinned] [--patterns uniform] [--reps 7] [--commit C] [--date D]
+//!        [--memory pageable,pinned[,resident]] [--patterns uniform] [--reps 7] [--commit C] [--date D]
 //!        sppark-bench --self-check   (no GPU needed: sppark's host arithmetic against arkworks)
 //! With a directory, the file is DIR/gpu-msm-sppark-<device>.json.
 

@@ -48,6 +48,38 @@ unsafe extern "C" {
         msg: *mut c_char,
         cap: usize,
     ) -> i32;
+    fn fastmsm_sppark_bases_new_bls12_377(
+        points: *const u64,
+        n: usize,
+        handle: *mut *mut c_void,
+        msg: *mut c_char,
+        cap: usize,
+    ) -> i32;
+    fn fastmsm_sppark_bases_new_bn254(
+        points: *const u64,
+        n: usize,
+        handle: *mut *mut c_void,
+        msg: *mut c_char,
+        cap: usize,
+    ) -> i32;
+    fn fastmsm_sppark_bases_msm_bls12_377(
+        handle: *mut c_void,
+        out: *mut u64,
+        n: usize,
+        scalars: *const u64,
+        msg: *mut c_char,
+        cap: usize,
+    ) -> i32;
+    fn fastmsm_sppark_bases_msm_bn254(
+        handle: *mut c_void,
+        out: *mut u64,
+        n: usize,
+        scalars: *const u64,
+        msg: *mut c_char,
+        cap: usize,
+    ) -> i32;
+    fn fastmsm_sppark_bases_free_bls12_377(handle: *mut c_void);
+    fn fastmsm_sppark_bases_free_bn254(handle: *mut c_void);
     fn fastmsm_sppark_host_msm_bls12_377(
         out: *mut u64,
         points: *const u64,
@@ -170,6 +202,58 @@ impl Drop for Pinned {
     }
 }
 
+/// Points held on the GPU by sppark (its msm_t), for MSMs that send only the scalars.
+pub struct Resident {
+    handle: *mut c_void,
+    n: usize,
+    limbs: usize,
+    curve: &'static str,
+    run: unsafe extern "C" fn(*mut c_void, *mut u64, usize, *const u64, *mut c_char, usize) -> i32,
+    free: unsafe extern "C" fn(*mut c_void),
+}
+
+impl Resident {
+    /// The MSM of the resident points with `scalars` (as many as there are points).
+    pub fn msm(&self, out: &mut [u64], scalars: &[u64]) -> Result<(), String> {
+        assert_eq!(
+            scalars.len(),
+            4 * self.n,
+            "scalars: {} words for {} resident points",
+            scalars.len(),
+            self.n
+        );
+        assert_eq!(out.len(), 3 * self.limbs, "result buffer");
+        let mut msg = [0 as c_char; MSG];
+        // SAFETY: a live handle; the slices have the lengths checked above.
+        let code = unsafe {
+            (self.run)(
+                self.handle,
+                out.as_mut_ptr(),
+                self.n,
+                scalars.as_ptr(),
+                msg.as_mut_ptr(),
+                MSG,
+            )
+        };
+        if code != 0 {
+            return Err(format!(
+                "sppark {} MSM of {} resident points: {} (CUDA error {code})",
+                self.curve,
+                self.n,
+                message(&msg)
+            ));
+        }
+        Ok(())
+    }
+}
+
+impl Drop for Resident {
+    fn drop(&mut self) {
+        // SAFETY: created by the matching bases_new, freed once.
+        unsafe { (self.free)(self.handle) }
+    }
+}
+
 /// A curve sppark is built for here: its arkworks configuration, and the entry points of its
 /// translation unit. `LIMBS` is the number of 64-bit words of a base-field element.
 pub trait Curve {
@@ -180,6 +264,8 @@ pub trait Curve {
     fn field_bytes() -> usize;
     /// sppark's GPU MSM: `out` gets 3 × LIMBS words (Jacobian X, Y, Z); an error names the failure.
     fn device_msm(out: &mut [u64], points: &[u64], scalars: &[u64]) -> Result<(), String>;
+    /// The points uploaded to the GPU once (sppark's msm_t), returned when the copy is complete.
+    fn upload(points: &[u64]) -> Result<Resident, String>;
     /// The same sum by sppark's host arithmetic (slow: for the self-check only).
     fn host_msm(out: &mut [u64], points: &[u64], scalars: &[u64]);
     /// A base-field element's Montgomery-form limbs, as arkworks stores them.
@@ -206,7 +292,8 @@ fn check_lengths<C: Curve + ?Sized>(out: &[u64], points: &[u64], scalars: &[u64]
 }
 
 macro_rules! curve {
-    ($ty:ident, $config:ty, $name:literal, $limbs:literal, $bytes:ident, $msm:ident, $host:ident) => {
+    ($ty:ident, $config:ty, $name:literal, $limbs:literal, $bytes:ident, $msm:ident, $host:ident,
+     $new:ident, $run:ident, $free:ident) => {
         pub struct $ty;
         impl Curve for $ty {
             type Config = $config;
@@ -239,6 +326,33 @@ macro_rules! curve {
                 }
                 Ok(())
             }
+            fn upload(points: &[u64]) -> Result<Resident, String> {
+                let n = points.len() / (2 * $limbs);
+                assert_eq!(
+                    points.len(),
+                    2 * $limbs * n,
+                    "points: not a whole number of points"
+                );
+                let mut handle = std::ptr::null_mut();
+                let mut msg = [0 as c_char; MSG];
+                // SAFETY: `points` holds n points; the C side sets `handle` or returns non-zero.
+                let code = unsafe { $new(points.as_ptr(), n, &mut handle, msg.as_mut_ptr(), MSG) };
+                if code != 0 {
+                    return Err(format!(
+                        "sppark {}: uploading {n} points: {} (CUDA error {code})",
+                        $name,
+                        message(&msg)
+                    ));
+                }
+                Ok(Resident {
+                    handle,
+                    n,
+                    limbs: $limbs,
+                    curve: $name,
+                    run: $run,
+                    free: $free,
+                })
+            }
             fn host_msm(out: &mut [u64], points: &[u64], scalars: &[u64]) {
                 let n = check_lengths::<Self>(out, points, scalars);
                 // SAFETY: as in device_msm.
@@ -263,7 +377,10 @@ curve!(
     6,
     fastmsm_sppark_field_bytes_bls12_377,
     fastmsm_sppark_msm_bls12_377,
-    fastmsm_sppark_host_msm_bls12_377
+    fastmsm_sppark_host_msm_bls12_377,
+    fastmsm_sppark_bases_new_bls12_377,
+    fastmsm_sppark_bases_msm_bls12_377,
+    fastmsm_sppark_bases_free_bls12_377
 );
 curve!(
     Bn254,
@@ -272,7 +389,10 @@ curve!(
     4,
     fastmsm_sppark_field_bytes_bn254,
     fastmsm_sppark_msm_bn254,
-    fastmsm_sppark_host_msm_bn254
+    fastmsm_sppark_host_msm_bn254,
+    fastmsm_sppark_bases_new_bn254,
+    fastmsm_sppark_bases_msm_bn254,
+    fastmsm_sppark_bases_free_bn254
 );
 
 /// Points as sppark's affine_t array: x then y per point. The identity becomes (0, 0), which is how
