@@ -228,10 +228,22 @@ fn slug(name: &str) -> String {
     name.to_lowercase().replace(' ', "-")
 }
 
+/// gpu-msm-sppark-<device>.json for the default memory kinds (pageable, pinned); any other list
+/// is named in the file name too (gpu-msm-sppark-resident-<device>.json), so runs do not overwrite
+/// each other.
+fn file_name(memory: &[String], device: &str) -> String {
+    let kinds = if memory == ["pageable", "pinned"] {
+        String::new()
+    } else {
+        format!("{}-", memory.join("-"))
+    };
+    format!("gpu-msm-sppark-{kinds}{}.json", slug(device))
+}
+
 /// Runs every configuration; Ok(false) when some run did not match arkworks.
 pub fn run(args: &Args, device: &Device) -> Result<bool, String> {
     let path = if Path::new(&args.out).is_dir() {
-        Path::new(&args.out).join(format!("gpu-msm-sppark-{}.json", slug(&device.name)))
+        Path::new(&args.out).join(file_name(&args.memory, &device.name))
     } else {
         PathBuf::from(&args.out)
     };
@@ -294,6 +306,15 @@ mod tests {
     #[test]
     fn slug_and_date() {
         assert_eq!(slug("NVIDIA H100 80GB HBM3"), "nvidia-h100-80gb-hbm3");
+        let kinds = |k: &[&str]| k.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert_eq!(
+            file_name(&kinds(&["pageable", "pinned"]), "NVIDIA H200"),
+            "gpu-msm-sppark-nvidia-h200.json"
+        );
+        assert_eq!(
+            file_name(&kinds(&["resident"]), "NVIDIA H200"),
+            "gpu-msm-sppark-resident-nvidia-h200.json"
+        );
         let date = utc_now();
         assert_eq!(
             (date.len(), &date[4..5], &date[10..11]),
