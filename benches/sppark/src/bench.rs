@@ -26,6 +26,7 @@ type Msm<'a> = &'a dyn Fn(&mut [u64], &[u64], &[u64]) -> Result<(), String>;
 #[derive(Clone, Copy, PartialEq)]
 pub enum Backend {
     Gpu,
+    #[cfg(test)]
     HostArithmetic,
 }
 
