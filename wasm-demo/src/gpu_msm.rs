@@ -1,8 +1,9 @@
 //! Entry points of the `gpu-msm` widget (book/widgets/gpu-msm.js): the whole GPU MSM of
 //! fastmsm-gpu on the reader's WebGPU adapter, checked on the CPU in this same module.
 //!
-//! [`GpuMsmInput::new`] draws the cpu-msm widget's seeded input (`cpu_msm::draw_ark`: the same seed
-//! gives the same points and scalars) and keeps it packed for the GPU. Two CPU checks exist:
+//! [`GpuMsmInput::new`] draws the cpu-msm widget's seeded input (`seeded_input::draw_ark`: the
+//! same seed gives the same points and scalars) and keeps it packed for the GPU. Two CPU checks
+//! exist:
 //!
 //! * [`GpuMsmInput::arkworks`]: arkworks' `VariableBaseMSM` on the same input (seconds at 2^16 in
 //!   WebAssembly and more as n grows, so the widget runs it only up to a size the reader sets);
@@ -28,11 +29,10 @@ use fastmsm_gpu::{DeviceProfile, GpuError};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
-use crate::cpu_msm::{
-    ArkInputs, ArkScalar, Bls377Pair, Bls381Pair, Bn254Pair, Pair, TePair, draw_ark, err, hex,
-    input_size, xy_hex,
-};
-use crate::{gpu_context, now_seconds, to_js};
+use crate::ark_pair::{ArkScalar, Bls377Pair, Bls381Pair, Bn254Pair, Pair, TePair, xy_hex};
+use crate::js::{self, err, to_js};
+use crate::seeded_input::{ArkInputs, draw_ark, input_size};
+use crate::{gpu_context, now_seconds};
 
 /// Limb width per curve when the reader leaves it on "auto": the device profile's (WebGPU has no
 /// 64-bit integers, so its portable width), `portable`'s 15 bits before any profile is set.
@@ -202,13 +202,7 @@ pub async fn gpu_msm_profile(
 ) -> Result<JsValue, JsValue> {
     let curve = gpu_curve(&curve)?;
     let ctx = gpu_context().await?;
-    let report = |f: f64, text: &str| {
-        let _ = progress.call2(
-            &JsValue::NULL,
-            &JsValue::from_f64(f),
-            &JsValue::from_str(text),
-        );
-    };
+    let report = js::progress(&progress);
     let held = PROFILE.with(|p| p.borrow().clone());
     // The named profile this worker already holds, in the form asked for, with the curve compiled:
     // nothing to do (a named profile is never measured, so it is never out of date).
@@ -321,14 +315,9 @@ impl<P: Pair> Drawn<P> {
     fn new(curve: GpuCurve, n: usize, seed: u64, progress: &dyn Fn(f64, &str)) -> Self {
         let ark = draw_ark::<P>(n, seed, true, &|f, text| progress(0.8 * f, text));
         progress(0.8, "packing the input for the GPU");
-        // The short-Weierstrass identity is packed as (0, 0), as in the interchange format.
-        let zero = [0u64; 6];
         let mut points = Vec::with_capacity(n * 2 * curve.coord_words());
         for chunk in ark.ark_points.chunks(4096) {
-            let xy: Vec<_> = chunk
-                .iter()
-                .map(|a| P::ark_xy(a).unwrap_or((zero, zero)))
-                .collect();
+            let xy: Vec<_> = chunk.iter().map(P::layout_xy).collect();
             points.extend(pack_points(curve, &xy));
         }
         let scalars = pack_scalars(&ark.scalars);
@@ -423,13 +412,7 @@ impl GpuMsmInput {
         progress: &js_sys::Function,
     ) -> Result<GpuMsmInput, JsValue> {
         let n = input_size(n)?;
-        let report = |f: f64, text: &str| {
-            let _ = progress.call2(
-                &JsValue::NULL,
-                &JsValue::from_f64(f),
-                &JsValue::from_str(text),
-            );
-        };
+        let report = js::progress(progress);
         let curve = gpu_curve(curve)?;
         let seed = u64::from(seed);
         let inner: Rc<dyn Input> = match curve {
@@ -494,10 +477,7 @@ impl GpuMsmInput {
                 .await
                 .map_err(|e| gpu_failure(e, Some(&ctx)))?;
             let seconds = now_seconds() - start;
-            let (x, y) = match out.result {
-                None => (None, None),
-                Some((x, y)) => (Some(hex(&x)), Some(hex(&y))),
-            };
+            let (x, y) = xy_hex(out.result);
             let p = out.plan;
             to_js(&GpuRun {
                 curve: curve.name(),

@@ -5,16 +5,26 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use fastmsm_gpu::GpuContext;
-use serde::Serialize;
 use wasm_bindgen::prelude::*;
+
+// What crosses to JavaScript: errors, results, progress callbacks.
+mod js;
+use js::to_js;
+// Each curve as arkworks' group beside ours, the widgets' seeded generator and seeded input.
+mod ark_pair;
+mod rng;
+mod seeded_input;
 
 mod capabilities;
 // Widgets that step through one algorithm on a small example (Barrett, curve formulas, cuZK,
 // bucket reduction, GLV), each checked against num-bigint or arkworks.
 mod explain;
-// The cpu-msm widget (ours vs arkworks' MSM, timed and operation-counted) and signed-digits.
+// The cpu-msm widget: ours vs arkworks' MSM, timed and operation-counted.
 mod cpu_msm;
 pub use cpu_msm::*;
+// The signed-digits widget: a scalar's windows, digits and carries.
+mod signed_digits;
+pub use signed_digits::*;
 // The CPU MSM on every core: resident points, shares and the combine (also in the relaxed and
 // threads packages).
 mod shares;
@@ -69,13 +79,6 @@ pub(crate) fn now_seconds() -> f64 {
         .as_f64()
         .expect("a number")
         / 1000.0
-}
-
-/// Serialises a result for JS, keeping maps as plain objects.
-fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsValue> {
-    value
-        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
-        .map_err(|e| JsValue::from_str(&e.to_string()))
 }
 
 /// "What can my browser do?": the adapter as wgpu sees it through WebGPU.

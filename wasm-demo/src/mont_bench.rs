@@ -8,8 +8,8 @@
 //!
 //! This file is compiled twice: into the main package (`+simd128`) and, by
 //! `wasm-demo/relaxed`, into a second package built with `+relaxed-simd`, which the widget loads
-//! only when the browser validates relaxed-SIMD code. It therefore uses nothing else from the
-//! crate it is compiled into.
+//! only when the browser validates relaxed-SIMD code. It therefore uses nothing from the crate
+//! it is compiled into but [`crate::js`], which every package holds.
 
 use fastmsm_mont::baseline::ark_chained_mul;
 use fastmsm_mont::words::{Canonical, WORDS};
@@ -17,15 +17,7 @@ use fastmsm_mont::{Field, Variant, chained_mul};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
-pub(crate) fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsValue> {
-    value
-        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
-        .map_err(|e| JsValue::from_str(&e.to_string()))
-}
-
-fn err(message: impl core::fmt::Display) -> JsValue {
-    js_sys::Error::new(&message.to_string()).into()
-}
+use crate::js::{err, to_js};
 
 /// Parses big-endian hex (optional `0x`) into canonical words, rejecting what
 /// `fastmsm_mont::words::parse_hex` would panic on.

@@ -14,8 +14,8 @@ use fastmsm_msm::format::{FormatCurve, SCALAR_BYTES, hex, read_points, read_scal
 use fastmsm_msm::{Bls12_377G1, Bls12_381G1, Bn254G1, EdBls12_377G};
 use wasm_bindgen::prelude::*;
 
-use crate::cpu_msm::err;
 use crate::gpu_msm::{default_limb_bits, gpu_failure, gpu_msm_profile, pipelines};
+use crate::js::err;
 use crate::{gpu_context, now_seconds};
 
 fn unknown_curve(name: &str) -> String {

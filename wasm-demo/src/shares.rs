@@ -22,6 +22,8 @@ use serde::{Deserialize, Serialize};
 use std::sync::RwLock;
 use wasm_bindgen::prelude::*;
 
+use crate::js::{curve_and_n_getters, err, to_js};
+
 #[cfg(not(all(target_arch = "wasm32", target_feature = "relaxed-simd")))]
 use fastmsm_msm::radix30::Radix30Group as FastLimbs;
 #[cfg(all(target_arch = "wasm32", target_feature = "relaxed-simd"))]
@@ -33,13 +35,6 @@ use fastmsm_msm::radix51::Radix51Group as FastLimbs;
 const LIMB_BITS: u32 = 51;
 #[cfg(not(all(target_arch = "wasm32", target_feature = "relaxed-simd")))]
 const LIMB_BITS: u32 = 30;
-
-type Twin<G> = <G as FastLimbs>::Twin;
-type TwinAffine<G> = <Twin<G> as Group>::Affine;
-
-fn err(message: impl core::fmt::Display) -> JsValue {
-    js_sys::Error::new(&message.to_string()).into()
-}
 
 /// A [`SplitPlan`] as it travels between workers (a plain JS object).
 #[derive(Serialize, Deserialize)]
@@ -54,6 +49,17 @@ struct PlanJs {
     spans: Vec<[usize; 2]>,
 }
 
+/// Each share's pieces through `f`.
+fn map_pieces<A, B>(
+    shares: impl IntoIterator<Item = impl IntoIterator<Item = A>>,
+    f: impl Fn(A) -> B + Copy,
+) -> Vec<Vec<B>> {
+    shares
+        .into_iter()
+        .map(|s| s.into_iter().map(f).collect())
+        .collect()
+}
+
 impl From<&SplitPlan> for PlanJs {
     fn from(p: &SplitPlan) -> Self {
         PlanJs {
@@ -61,15 +67,7 @@ impl From<&SplitPlan> for PlanJs {
             window_bits: p.window_bits,
             windows: p.windows,
             glv: p.glv,
-            shares: p
-                .shares
-                .iter()
-                .map(|s| {
-                    s.iter()
-                        .map(|q| [q.window as usize, q.start, q.end])
-                        .collect()
-                })
-                .collect(),
+            shares: map_pieces(&p.shares, |q: &Piece| [q.window as usize, q.start, q.end]),
             spans: (0..p.shares.len())
                 .map(|t| {
                     let s = p.span(t);
@@ -87,19 +85,11 @@ impl From<PlanJs> for SplitPlan {
             window_bits: p.window_bits,
             windows: p.windows,
             glv: p.glv,
-            shares: p
-                .shares
-                .into_iter()
-                .map(|s| {
-                    s.into_iter()
-                        .map(|[window, start, end]| Piece {
-                            window: window as u32,
-                            start,
-                            end,
-                        })
-                        .collect()
-                })
-                .collect(),
+            shares: map_pieces(p.shares, |[window, start, end]| Piece {
+                window: window as u32,
+                start,
+                end,
+            }),
         }
     }
 }
@@ -107,7 +97,7 @@ impl From<PlanJs> for SplitPlan {
 /// One curve's points in the fast limbs, and the scalars of the next run where the workers
 /// share this memory.
 struct Resident<G: FastLimbs> {
-    points: Vec<TwinAffine<G>>,
+    points: Vec<<G::Twin as Group>::Affine>,
     kept: RwLock<Vec<Scalar>>,
 }
 
@@ -143,7 +133,7 @@ where
             return Err(format!("share {share} of a plan of {}", plan.shares.len()));
         }
         let span = plan.span(share);
-        let q = run_share::<Twin<G>>(
+        let q = run_share::<G::Twin>(
             plan,
             share,
             &self.points[span.clone()],
@@ -162,7 +152,7 @@ where
 impl<G> Bases for Resident<G>
 where
     G: FastLimbs + FormatCurve,
-    TwinAffine<G>: Send + Sync,
+    <G::Twin as Group>::Affine: Send + Sync,
 {
     fn n(&self) -> usize {
         self.points.len()
@@ -226,7 +216,7 @@ macro_rules! by_curve {
 fn load<G>(points: &[u8]) -> Result<Box<dyn Bases>, String>
 where
     G: FastLimbs + FormatCurve,
-    TwinAffine<G>: Send + Sync,
+    <G::Twin as Group>::Affine: Send + Sync,
 {
     Ok(Box::new(Resident::<G>::load(points)?))
 }
@@ -237,7 +227,7 @@ fn plan_of<G: FastLimbs + FormatCurve>(
     glv: bool,
 ) -> Result<SplitPlan, String> {
     let k = read_scalars::<G>(scalars)?;
-    plan::<Twin<G>>(&k, None, glv && G::glv_expand(&[], &[]).is_some(), shares)
+    plan::<G::Twin>(&k, None, glv && G::glv_expand(&[], &[]).is_some(), shares)
         .map_err(|e| e.to_string())
 }
 
@@ -259,7 +249,7 @@ pub fn msm_plan(curve: &str, scalars: &[u8], shares: u32, glv: bool) -> Result<J
         return Err(err("shares: at least 1"));
     }
     let p = by_curve!(curve, plan_of, scalars, shares as usize, glv).map_err(err)?;
-    serde_wasm_bindgen::to_value(&PlanJs::from(&p)).map_err(err)
+    to_js(&PlanJs::from(&p))
 }
 
 /// The sum of the shares' points (concatenated, file layout): the MSM, one affine point.
@@ -297,6 +287,8 @@ pub struct MsmBases {
     inner: Box<dyn Bases>,
 }
 
+curve_and_n_getters!(MsmBases);
+
 #[wasm_bindgen]
 impl MsmBases {
     /// Parses and checks `points` (the file layout of `curve`) and converts them to the fast limbs.
@@ -307,18 +299,6 @@ impl MsmBases {
             curve: curve.into(),
             inner,
         })
-    }
-
-    /// The curve's name.
-    #[wasm_bindgen(getter)]
-    pub fn curve(&self) -> String {
-        self.curve.clone()
-    }
-
-    /// Points loaded.
-    #[wasm_bindgen(getter)]
-    pub fn n(&self) -> u32 {
-        self.inner.n() as u32
     }
 
     /// The limb width this package's MSM runs on (30 or 51).

@@ -60,7 +60,7 @@ pub async fn wgsl_mont_bench(
     )
     .await
     .map_err(|e| JsValue::from_str(&e.to_string()))?;
-    crate::to_js(&Run {
+    crate::js::to_js(&Run {
         field: field.name(),
         limb_bits,
         limbs: r.limbs,

@@ -5,16 +5,25 @@
 //! package only when the browser validates relaxed-SIMD code and its multiply-add is fused
 //! (`mont_build_info().emmart_fma_fused`); everything else comes from the main package.
 
+#[path = "../../src/js.rs"]
+mod js;
+
 #[path = "../../src/mont_bench.rs"]
 mod mont_bench;
 pub use mont_bench::*;
-// what cpu_msm.rs calls `crate::to_js`
-use mont_bench::to_js;
 
-// The cpu-msm widget's module; what only the gpu-msm widget of the main package uses goes unused.
+// The cpu-msm widget's module and the modules it draws its input with; what only the widgets of
+// the main package use goes unused.
 #[allow(dead_code)]
-#[path = "../../src/cpu_msm.rs"]
+#[path = "../../src/ark_pair.rs"]
+mod ark_pair;
+#[path = "../../src/cpu_msm/mod.rs"]
 mod cpu_msm;
+#[path = "../../src/rng.rs"]
+mod rng;
+#[allow(dead_code)]
+#[path = "../../src/seeded_input.rs"]
+mod seeded_input;
 pub use cpu_msm::{CpuMsm, cpu_msm_info};
 
 // The message-passing workers' module, over the 51-bit limbs of this package.

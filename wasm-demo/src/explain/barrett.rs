@@ -11,8 +11,7 @@ use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
 use super::{hex_big, hex_words, parse_number};
-use crate::cpu_msm::err;
-use crate::to_js;
+use crate::js::{err, to_js};
 
 #[derive(Serialize)]
 struct Domb {

@@ -7,22 +7,19 @@
 //! general formulas run their general case; Q's affine form feeds the mixed ones.
 
 use ark_ec::{CurveGroup, PrimeGroup};
-use fastmsm_curves::field::PrimeField;
 use fastmsm_curves::sw::{self, SwCurve};
 use fastmsm_curves::te::{self, TeCurve};
 use fastmsm_curves::{EdBls12_377, Group};
+use fastmsm_msm::Scalar;
 use fastmsm_msm::count::{CountedSw, CountedTe, OpCounts, count_ops};
-use fastmsm_msm::glv::big_to_words;
+use fastmsm_msm::format::FormatCurve;
 use fastmsm_msm::group::affine_add;
-use fastmsm_msm::{MsmGroup, Scalar};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
-use super::{hex_words, parse_number};
-use crate::cpu_msm::{Bls377Pair, Bls381Pair, Bn254Pair, CURVES, Pair, TePair, err, xy_hex};
-use crate::to_js;
-
-type Xy = Option<([u64; 6], [u64; 6])>;
+use super::{hex_words, parse_scalar};
+use crate::ark_pair::{Bls377Pair, Bls381Pair, Bn254Pair, Pair, TePair, Xy, with_pair, xy_hex};
+use crate::js::to_js;
 
 /// One formula, run once.
 #[derive(Serialize)]
@@ -80,11 +77,11 @@ fn formula(
 }
 
 fn sw_xy<C: SwCurve>(p: &sw::Affine<C>) -> Xy {
-    (!p.infinity).then(|| (p.x.to_canonical(), p.y.to_canonical()))
+    sw::Xyzz::<C>::coords(p)
 }
 
 fn te_xy<C: TeCurve>(p: &te::Affine<C>) -> Xy {
-    Some((p.x.to_canonical(), p.y.to_canonical()))
+    te::Extended::<C>::coords(p)
 }
 
 /// arkworks' a·G, b·G, a·G + b·G and 2·a·G, affine.
@@ -269,29 +266,10 @@ fn te_formulas(a: &Scalar, b: &Scalar) -> Vec<Formula> {
 /// are decimal or `0x` hex, below the group order r.
 #[wasm_bindgen]
 pub fn curve_ops(curve: &str, a: &str, b: &str) -> Result<JsValue, JsValue> {
-    let r = match curve {
-        "bn254" => <Bn254Pair as Pair>::Ours::SCALAR_MODULUS,
-        "bls12-377" => <Bls377Pair as Pair>::Ours::SCALAR_MODULUS,
-        "bls12-381" => <Bls381Pair as Pair>::Ours::SCALAR_MODULUS,
-        "ed-on-bls12-377" => <TePair as Pair>::Ours::SCALAR_MODULUS,
-        _ => {
-            return Err(err(format_args!(
-                "unknown curve {curve:?}; one of {CURVES:?}"
-            )));
-        }
-    };
-    let scalar = |what: &str, text: &str| -> Result<Scalar, JsValue> {
-        let k = parse_number(what, text)?;
-        let r_big = fastmsm_msm::glv::words_to_big(&r);
-        if k >= r_big {
-            return Err(err(format_args!(
-                "{what} = {text} is not below the group order r = {} of {curve}",
-                hex_words(&r)
-            )));
-        }
-        Ok(big_to_words(&k))
-    };
-    let (ka, kb) = (scalar("a", a)?, scalar("b", b)?);
+    let (ka, kb): (Scalar, Scalar) = with_pair!(curve, P => {
+        type G = <P as Pair>::Ours;
+        Ok((parse_scalar::<G>("a", a)?, parse_scalar::<G>("b", b)?))
+    })?;
     let formulas = match curve {
         "bn254" => sw_formulas::<fastmsm_curves::Bn254, Bn254Pair>(&ka, &kb),
         "bls12-377" => sw_formulas::<fastmsm_curves::Bls12_377, Bls377Pair>(&ka, &kb),

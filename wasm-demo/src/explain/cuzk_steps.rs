@@ -13,10 +13,9 @@ use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
 use super::hex_words;
-use crate::cpu_msm::{
-    Bls377Pair, Bls381Pair, Bn254Pair, CURVES, Pair, TePair, draw_ark, err, xy_hex,
-};
-use crate::to_js;
+use crate::ark_pair::{Pair, with_pair, xy_hex};
+use crate::js::{err, to_js};
+use crate::seeded_input::draw_ark;
 
 /// Most points: the tables stay readable.
 const MAX_POINTS: u32 = 32;
@@ -236,13 +235,5 @@ pub fn cuzk_steps(
         return Err(err("SMVP chunk of 0 entries: choose at least 1"));
     }
     let (n, seed, chunk) = (n as usize, u64::from(seed), chunk as usize);
-    match curve {
-        "bn254" => steps::<Bn254Pair>(n, c, bits, seed, chunk),
-        "bls12-377" => steps::<Bls377Pair>(n, c, bits, seed, chunk),
-        "bls12-381" => steps::<Bls381Pair>(n, c, bits, seed, chunk),
-        "ed-on-bls12-377" => steps::<TePair>(n, c, bits, seed, chunk),
-        _ => Err(err(format_args!(
-            "unknown curve {curve:?}; one of {CURVES:?}"
-        ))),
-    }
+    with_pair!(curve, P => steps::<P>(n, c, bits, seed, chunk))
 }

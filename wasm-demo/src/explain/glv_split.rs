@@ -7,15 +7,15 @@ use ark_ec::{CurveGroup, PrimeGroup};
 use fastmsm_curves::Group;
 use fastmsm_curves::field::PrimeField;
 use fastmsm_curves::sw::{self, SwCurve};
-use fastmsm_msm::glv::{SignedScalar, big_to_words, glv_of, words_to_big};
+use fastmsm_msm::glv::{SignedScalar, glv_of, words_to_big};
 use fastmsm_msm::{MsmGroup, Scalar};
 use num_bigint::{BigInt, Sign};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
-use super::{hex_big, hex_words, parse_number};
-use crate::cpu_msm::{Bls377Pair, Bls381Pair, Bn254Pair, CURVES, Pair, err, xy_hex};
-use crate::to_js;
+use super::{hex_big, hex_words, parse_scalar};
+use crate::ark_pair::{Bls377Pair, Bls381Pair, Bn254Pair, Pair, unknown_curve, xy_hex};
+use crate::js::{err, to_js};
 
 #[derive(Serialize)]
 struct Split {
@@ -59,17 +59,9 @@ fn signed_hex(x: &BigInt) -> String {
 
 fn split<C: SwCurve, P: Pair>(k_text: &str) -> Result<JsValue, JsValue> {
     let glv = glv_of::<C>().ok_or_else(|| err("this curve has no GLV endomorphism"))?;
-    let r_words: Scalar = <P::Ours as MsmGroup>::SCALAR_MODULUS;
-    let r = words_to_big(&r_words);
-    let k_big = parse_number("k", k_text)?;
-    if k_big >= r {
-        return Err(err(format_args!(
-            "k = {k_text} is not below the group order r = {} of {}",
-            hex_big(&r),
-            <P::Ours as MsmGroup>::NAME
-        )));
-    }
-    let k: Scalar = big_to_words(&k_big);
+    let r = words_to_big(&<P::Ours as MsmGroup>::SCALAR_MODULUS);
+    let k: Scalar = parse_scalar::<P::Ours>("k", k_text)?;
+    let k_big = words_to_big(&k);
     let s = glv.decompose(&k);
     let lambda = words_to_big(&glv.lambda());
     let (k1, k2) = (s.k1.to_bigint(), s.k2.to_bigint());
@@ -135,8 +127,6 @@ pub fn glv_split(curve: &str, k: &str) -> Result<JsValue, JsValue> {
         "ed-on-bls12-377" => Err(err(
             "ed-on-bls12-377 has no cheap endomorphism of this kind, so GLV does not apply; choose bn254, bls12-377 or bls12-381",
         )),
-        _ => Err(err(format_args!(
-            "unknown curve {curve:?}; one of {CURVES:?}"
-        ))),
+        other => Err(unknown_curve(other)),
     }
 }

@@ -19,11 +19,12 @@ mod cuzk_steps;
 mod glv_split;
 mod reduction_steps;
 
-use fastmsm_msm::glv::words_to_big;
+use fastmsm_msm::glv::{big_to_words, words_to_big};
+use fastmsm_msm::{MsmGroup, Scalar};
 use num_bigint::BigUint;
 use wasm_bindgen::JsValue;
 
-use crate::cpu_msm::err;
+use crate::js::err;
 
 /// `0x` hex of a big number.
 pub(crate) fn hex_big(x: &BigUint) -> String {
@@ -49,4 +50,47 @@ pub(crate) fn parse_number(what: &str, text: &str) -> Result<BigUint, JsValue> {
         )));
     }
     Ok(BigUint::parse_bytes(digits.as_bytes(), radix).expect("digits checked"))
+}
+
+/// A scalar of group `G` the reader typed (`what` = `text`, read as [`parse_number`] reads it),
+/// below the group order r; the error names the input, r and the curve.
+pub(crate) fn parse_scalar<G: MsmGroup>(what: &str, text: &str) -> Result<Scalar, JsValue> {
+    let k = parse_number(what, text)?;
+    if k >= words_to_big(&G::SCALAR_MODULUS) {
+        return Err(err(format_args!(
+            "{what} = {text} is not below the group order r = {} of {}: an MSM scalar lives in [0, r)",
+            hex_words(&G::SCALAR_MODULUS),
+            G::NAME
+        )));
+    }
+    Ok(big_to_words(&k))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use fastmsm_msm::Bn254G1;
+
+    #[test]
+    fn scalars_read_in_decimal_and_hex() {
+        assert_eq!(
+            parse_scalar::<Bn254G1>("k", "12345").unwrap(),
+            [12345, 0, 0, 0]
+        );
+        assert_eq!(
+            parse_scalar::<Bn254G1>("k", " 0x30_39 ").unwrap(),
+            [12345, 0, 0, 0]
+        );
+        assert_eq!(
+            parse_scalar::<Bn254G1>("k", "18446744073709551616").unwrap(),
+            [0, 1, 0, 0],
+            "2^64"
+        );
+        let mut r_minus_1 = Bn254G1::SCALAR_MODULUS;
+        r_minus_1[0] -= 1;
+        assert_eq!(
+            parse_scalar::<Bn254G1>("k", &hex_words(&r_minus_1)).unwrap(),
+            r_minus_1
+        );
+    }
 }

@@ -15,8 +15,8 @@ use fastmsm_msm::reduce::{running_sum, running_sum_split, segment_sums};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
-use crate::cpu_msm::{Bls377Pair, Bls381Pair, Bn254Pair, CURVES, Pair, TePair, err};
-use crate::to_js;
+use crate::ark_pair::{Pair, with_pair};
+use crate::js::{err, to_js};
 
 /// Most buckets (c = 7) and largest multiple: the sums stay small integers.
 const MAX_BUCKETS: usize = 64;
@@ -179,13 +179,5 @@ pub fn reduction_steps(curve: &str, multiples: &str, segments: u32) -> Result<Js
         )));
     }
     let t = segments as usize;
-    match curve {
-        "bn254" => steps::<Bn254Pair>(&bs, t),
-        "bls12-377" => steps::<Bls377Pair>(&bs, t),
-        "bls12-381" => steps::<Bls381Pair>(&bs, t),
-        "ed-on-bls12-377" => steps::<TePair>(&bs, t),
-        _ => Err(err(format_args!(
-            "unknown curve {curve:?}; one of {CURVES:?}"
-        ))),
-    }
+    with_pair!(curve, P => steps::<P>(&bs, t))
 }

@@ -3,6 +3,10 @@
 //! (`shared_module_and_memory`), so the points and scalars are there once and each worker runs
 //! `run_kept_share` on its share.
 
+#[allow(dead_code)]
+#[path = "../../src/js.rs"]
+mod js;
+
 #[path = "../../src/shares.rs"]
 mod shares;
 pub use shares::*;

@@ -9,18 +9,30 @@
 //! ship) it also holds the `cpu-msm` entry points: the MSM over 64-bit limbs, whose product then
 //! runs on `i64.mul_wide_u` (the cpu-msm widget's rows `*-wide`).
 
+// Without feature `msm`, only mont_bench's part of it is used.
+#[allow(unused)]
+#[path = "../../src/js.rs"]
+mod js;
+
 #[path = "../../src/mont_bench.rs"]
 mod mont_bench;
 pub use mont_bench::*;
 
-// what cpu_msm.rs calls `crate::to_js`
-#[cfg(feature = "msm")]
-use mont_bench::to_js;
-
-// The cpu-msm widget's module; what only the gpu-msm widget of the main package uses goes unused.
+// The cpu-msm widget's module and the modules it draws its input with; what only the widgets of
+// the main package use goes unused.
 #[cfg(feature = "msm")]
 #[allow(dead_code)]
-#[path = "../../src/cpu_msm.rs"]
+#[path = "../../src/ark_pair.rs"]
+mod ark_pair;
+#[cfg(feature = "msm")]
+#[path = "../../src/cpu_msm/mod.rs"]
 mod cpu_msm;
+#[cfg(feature = "msm")]
+#[path = "../../src/rng.rs"]
+mod rng;
+#[cfg(feature = "msm")]
+#[allow(dead_code)]
+#[path = "../../src/seeded_input.rs"]
+mod seeded_input;
 #[cfg(feature = "msm")]
 pub use cpu_msm::{CpuMsm, cpu_msm_info};
