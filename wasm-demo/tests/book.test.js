@@ -1,38 +1,24 @@
 // End-to-end: serve the built book at a sub-path, visit every page of SUMMARY.md in headless
 // Chromium, fail on any page error, console error, failed or external request, and run every
 // widget in quick mode, asserting its result is verified.
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { serveBook } from '../lib/serve.js';
-import { launchChromium, recordProblems } from '../lib/browser.js';
+import { assertTaskErrors, closeClean, openPage, servedBook, startedChromium, taskResult } from './harness.js';
 
 const SUMMARY = resolve(import.meta.dirname, '../../book/SUMMARY.md');
 const chapters = [...readFileSync(SUMMARY, 'utf8').matchAll(/\]\(([^)]+)\.md\)/g)].map((m) => `${m[1]}.html`);
 
-let server;
-let browser;
-before(async () => {
-  server = await serveBook();
-  browser = await launchChromium();
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const book = servedBook();
+const chromium = startedChromium();
 
 /** Opens a page and records everything that would make a reader's visit go wrong. */
-async function visit(path) {
-  const page = await browser.newPage();
-  const problems = await recordProblems(page, new URL(server.url).origin);
-  await page.goto(server.url + path, { waitUntil: 'load' });
-  return { page, problems };
-}
+const visit = (path) => openPage(chromium.browser, book, path);
 
 /** As `visit`, in a browser context whose page and widget worker have no `navigator.gpu`. */
 async function visitWithoutWebGPU(path) {
-  const context = await browser.newContext();
+  const context = await chromium.browser.newContext();
   const hide = 'Object.defineProperty(self.WorkerNavigator?.prototype ?? self.Navigator.prototype, "gpu", { get: () => undefined });';
   await context.addInitScript(hide);
   // Init scripts do not reach workers: prefix the worker module itself.
@@ -45,8 +31,17 @@ async function visitWithoutWebGPU(path) {
   page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
   page.on('console', (m) => { if (m.type() === 'error') problems.push(`console error: ${m.text()}`); });
   page.on('requestfailed', (r) => problems.push(`request failed: ${r.url()} (${r.failure()?.errorText})`));
-  await page.goto(server.url + path, { waitUntil: 'load' });
+  await page.goto(book.url + path, { waitUntil: 'load' });
   return { page, context, problems };
+}
+
+/** Asserts that `rows` (of a timed widget's result) are one verified, timed row per variant, in order. */
+function assertVerifiedRows(rows, variants, what) {
+  assert.deepEqual(rows.map((r) => r.params.variant), variants, `${what}: one row per variant`);
+  for (const r of rows) {
+    assert.equal(r.verified, true, `${r.name} verified`);
+    assert.ok(Number.isFinite(r.median) && r.min <= r.median && r.median <= r.max, `${r.name} timing`);
+  }
 }
 
 /** Sets a widget's form fields, clicks Run and returns the run's JSON export (throws on a failed run). */
@@ -133,9 +128,7 @@ describe('every page of SUMMARY.md', () => {
         assert.equal(await page.locator('.fastmsm-widget[data-state="done"][data-verified="true"]').count(), widgets);
         await afterQuickRuns[chapter]?.(page, results);
       }
-      await page.waitForLoadState('networkidle');
-      assert.deepEqual(problems, [], `problems on ${chapter}`);
-      await page.close();
+      await closeClean(page, problems, `problems on ${chapter}`);
     });
   }
 });
@@ -145,9 +138,7 @@ describe('introduction', () => {
     const { page, problems } = await visit('intro.html');
     assert.ok(await page.locator('.katex-display').count() >= 2, 'display math rendered');
     assert.equal(await page.locator('.katex-error').count(), 0);
-    await page.waitForLoadState('networkidle');
-    assert.deepEqual(problems, []);
-    await page.close();
+    await closeClean(page, problems);
   });
 
   test('capability widget shows WebGPU with real adapter limits', async () => {
@@ -164,8 +155,7 @@ describe('introduction', () => {
     await page.getByRole('button', { name: 'Copy as JSON' }).click();
     const exported = JSON.parse(await page.locator('.fm-exported').inputValue());
     assert.equal(exported.suite, 'capabilities');
-    assert.deepEqual(problems, []);
-    await page.close();
+    await closeClean(page, problems);
   });
 });
 
@@ -182,10 +172,8 @@ describe('montgomery', () => {
     else assert.ok(result.unavailable.some((u) => u.variant === widget.RELAXED), 'missing relaxed SIMD is reported');
     for (const field of widget.quick.field) {
       const rows = result.results.filter((r) => r.params.field === field);
-      assert.deepEqual(rows.map((r) => r.params.variant), expected, `${field}: one row per variant`);
+      assertVerifiedRows(rows, expected, field);
       for (const r of rows) {
-        assert.equal(r.verified, true, `${r.name} verified`);
-        assert.ok(Number.isFinite(r.median) && r.min <= r.median && r.median <= r.max, `${r.name} timing`);
         assert.equal(r.samples, widget.quick.repetitions);
         assert.equal(r.unit, 'ns/mul');
       }
@@ -195,34 +183,17 @@ describe('montgomery', () => {
     assert.equal(await shown.first().locator('tbody tr').count(),
       expected.length + result.unavailable.filter((u) => u.field === widget.quick.field[0]).length);
     assert.equal(await page.locator('.fastmsm-widget[data-widget="mont-bench"] canvas').count(), 1, 'chart drawn');
-    await page.waitForLoadState('networkidle');
-    assert.deepEqual(problems, []);
-    await page.close();
+    await closeClean(page, problems);
   });
 });
 
 // The CPU MSM widgets, through the page's widget worker (as the bench runner calls them), so their
 // tasks are exercised whichever chapter holds their placeholders; their views are rendered in node.
 describe('cpu-msm and signed-digits widgets', () => {
-  /** Runs a widget's task in the worker of a book page; resolves to {result} or {error}. */
-  async function runTask(page, widget, params) {
-    return page.evaluate(async ({ widget, params }) => {
-      await window.fastmsmWidgets.ready;
-      const loader = document.querySelector('script[type="module"][src*="widgets/loader.js"]').src;
-      const { runInWorker } = await import(new URL('worker-client.js', loader));
-      try {
-        return { result: await runInWorker(widget, params, () => {}) };
-      } catch (e) {
-        return { error: String(e.message) };
-      }
-    }, { widget, params });
-  }
-
   test('signed-digits: decompositions verified with BigInt; bad input named', async () => {
     const { page, problems } = await visit('intro.html');
     const widget = await import('../../book/widgets/signed-digits.js');
-    const { result, error } = await runTask(page, 'signed-digits', widget.quick);
-    assert.equal(error, undefined);
+    const result = await taskResult(page, 'signed-digits', widget.quick);
     assert.equal(result.verified, true);
     const cases = widget.quick.curve.length * widget.quick.c.length * widget.quick.scalar.length;
     assert.equal(result.decompositions.length, cases);
@@ -233,24 +204,20 @@ describe('cpu-msm and signed-digits widgets', () => {
     // r − 1 needs every window num_windows counts, and no carry is left
     const view = widget.view(result);
     assert.equal(view.tables.length, cases);
-    for (const [params, pattern] of [
+    await assertTaskErrors(page, 'signed-digits', [
       [{ curve: 'bn254', c: 8, scalar: '12a' }, /not a number/],
       [{ curve: 'bn254', c: 8, scalar: '-7' }, /not a number/],
       [{ curve: 'bls12-377', c: 8, scalar: '0x12ab655e9a2ca55660b44d1e5c37b00159aa76fed00000010a11800000000001' }, /not below the group order r/],
       [{ curve: 'bn254', c: 1, scalar: '5' }, /choose 2 to 16/],
-    ]) {
-      const run = await runTask(page, 'signed-digits', params);
-      assert.match(run.error ?? '', pattern, JSON.stringify(params));
-    }
-    assert.deepEqual(problems, []);
-    await page.close();
+      [{ curve: 'secp256k1', c: 8, scalar: '5' }, /unknown curve "secp256k1"/],
+    ]);
+    await closeClean(page, problems);
   });
 
   test('cpu-msm: every run of ours equals arkworks, operation counts shown', async () => {
     const { page, problems } = await visit('intro.html');
     const widget = await import('../../book/widgets/cpu-msm.js');
-    const { result, error } = await runTask(page, 'cpu-msm', widget.quick);
-    assert.equal(error, undefined);
+    const result = await taskResult(page, 'cpu-msm', widget.quick);
     assert.equal(result.suite, 'msm-wasm');
     assert.equal(result.verified, true);
     // the 51-bit FMA runs come from the relaxed-SIMD package where the browser has it
@@ -260,12 +227,8 @@ describe('cpu-msm and signed-digits widgets', () => {
     }
     for (const curve of widget.quick.curve) {
       const rows = result.results.filter((r) => r.params.curve === curve);
-      assert.deepEqual(rows.map((r) => r.params.variant), expected, `${curve}: one row per run`);
-      for (const r of rows) {
-        assert.equal(r.verified, true, `${r.name} verified`);
-        assert.ok(Number.isFinite(r.median) && r.min <= r.median && r.median <= r.max, `${r.name} timing`);
-        assert.equal(r.params.n, 2 ** widget.quick.logn);
-      }
+      assertVerifiedRows(rows, expected, curve);
+      for (const r of rows) assert.equal(r.params.n, 2 ** widget.quick.logn);
       const counts = result.counts.filter((c) => c.curve === curve);
       assert.deepEqual(counts.map((c) => c.variant), widget.COUNTED);
       const [proj, ba, aa] = counts;
@@ -276,8 +239,7 @@ describe('cpu-msm and signed-digits widgets', () => {
     }
     const view = widget.view(result);
     assert.equal(view.tables.length, widget.quick.curve.length + 1, 'one table per curve, one of counts');
-    assert.deepEqual(problems, []);
-    await page.close();
+    await closeClean(page, problems);
   });
 });
 
@@ -316,19 +278,18 @@ describe('gpu-msm widget', () => {
     assert.match(await root.locator('table.fm-table').first().textContent(), /not run \(n above 2\^8\)/);
     await root.getByRole('button', { name: 'Copy as Markdown' }).click();
     assert.match(await root.locator('.fm-exported').inputValue(), /\| ed-on-bls12-377 \| 2\^9 \|/);
-    assert.deepEqual(problems, []);
-    await page.close();
+    await closeClean(page, problems);
   });
 
   test('a device lost mid-run is reported, and the next run opens a new device', async () => {
-    const context = await browser.newContext();
+    const context = await chromium.browser.newContext();
     // The widget's test hook: destroy the device after compiling, before the first GPU run.
     await context.route('**/widgets/worker.js', async (route) => {
       const response = await route.fetch();
       await route.fulfill({ response, body: `self.fastmsmTest = { loseDeviceOnce: true };\n${await response.text()}` });
     });
     const page = await context.newPage();
-    await page.goto(server.url + 'webgpu-msm.html', { waitUntil: 'load' });
+    await page.goto(book.url + 'webgpu-msm.html', { waitUntil: 'load' });
     await page.evaluate(() => window.fastmsmWidgets.ready);
     const root = page.locator('.fastmsm-widget[data-widget="gpu-msm"]');
     await root.locator('select[name="curve"]').selectOption('ed-on-bls12-377');

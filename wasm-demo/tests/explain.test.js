@@ -3,27 +3,16 @@
 // quick mode on a small example and must report verified (its WebAssembly side checks against
 // num-bigint or arkworks, its page side with BigInt); the views are rendered, and bad input must
 // give an error that names what is wrong.
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serveBook } from '../lib/serve.js';
-import { launchChromium, recordProblems } from '../lib/browser.js';
+import { assertTaskErrors, closeClean, openPage, servedBook, startedChromium, taskResult } from './harness.js';
 
-let server;
-let browser;
-before(async () => {
-  server = await serveBook();
-  browser = await launchChromium();
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const book = servedBook();
+const chromium = startedChromium();
 
 /** Opens `chapter`, runs its widget `name` in quick mode, returns { page, problems, result, module }. */
 async function runWidget(chapter, name) {
-  const page = await browser.newPage();
-  const problems = await recordProblems(page, new URL(server.url).origin);
-  await page.goto(server.url + chapter, { waitUntil: 'load' });
+  const { page, problems } = await openPage(chromium.browser, book, chapter);
   // Let the widget's own first run (autorun, default inputs) finish, so that the page shows the
   // quick run's view afterwards.
   await page.evaluate(() => window.fastmsmWidgets.ready);
@@ -35,25 +24,6 @@ async function runWidget(chapter, name) {
   assert.equal(await root.getAttribute('data-verified'), 'true', await root.locator('.fm-status').textContent());
   const module = await import(`../../book/widgets/${name}.js`);
   return { page, problems, result: run.result, module, root };
-}
-
-/** The error message a widget's task gives for `params`, through the page's worker. */
-function taskError(page, name, params) {
-  return page.evaluate(async ({ name, params }) => {
-    const { runInWorker } = await import('./widgets/worker-client.js');
-    try {
-      await runInWorker(name, params, () => {});
-      return null;
-    } catch (e) {
-      return String(e.message);
-    }
-  }, { name, params });
-}
-
-async function finish(page, problems) {
-  await page.waitForLoadState('networkidle');
-  assert.deepEqual(problems, []);
-  await page.close();
 }
 
 describe('step-through widgets', () => {
@@ -72,14 +42,12 @@ describe('step-through widgets', () => {
     // an injected wrong remainder is caught by the page's own check
     const bad = { ...result.runs[0], remainder: '0x1' };
     assert.ok(module.check(bad).some((p) => /remainder/.test(p)));
-    for (const [params, pattern] of [
+    await assertTaskErrors(page, 'barrett-steps', [
       [{ field: 'bn254-fq', a: '12x', b: '1' }, /a = "12x" is not a number/],
       [{ field: 'bn254-fq', a: '1', b: '0x30644e72e131a029b85045b68181585d97816a916871ca8d3c208c16d87cfd47' }, /b = .* is not below the modulus p/],
       [{ field: 'goldilocks', a: '1', b: '1' }, /unknown field "goldilocks"/],
-    ]) {
-      assert.match(await taskError(page, 'barrett-steps', params) ?? 'no error', pattern, JSON.stringify(params));
-    }
-    await finish(page, problems);
+    ]);
+    await closeClean(page, problems);
   });
 
   test('curve-ops: every formula counted and equal to arkworks on all four curves', async () => {
@@ -101,19 +69,14 @@ describe('step-through widgets', () => {
     }
     assert.equal(await root.locator('table.fm-table').count(), module.CURVES.length);
     // P = Q: the projective additions fall back to doubling, and still agree with arkworks
-    const same = await page.evaluate(async () => {
-      const { runInWorker } = await import('./widgets/worker-client.js');
-      return runInWorker('curve-ops', { curve: 'bls12-381', a: '7', b: '7' }, () => {});
-    });
+    const same = await taskResult(page, 'curve-ops', { curve: 'bls12-381', a: '7', b: '7' });
     assert.equal(same.verified, true);
-    for (const [params, pattern] of [
+    await assertTaskErrors(page, 'curve-ops', [
       [{ curve: 'bn254', a: 'seven', b: '1' }, /a = "seven" is not a number/],
       [{ curve: 'bn254', a: '1', b: '0x30644e72e131a029b85045b68181585d2833e84879b9709143e1f593f0000001' }, /b = .* is not below the group order r/],
       [{ curve: 'secp256k1', a: '1', b: '1' }, /unknown curve "secp256k1"/],
-    ]) {
-      assert.match(await taskError(page, 'curve-ops', params) ?? 'no error', pattern, JSON.stringify(params));
-    }
-    await finish(page, problems);
+    ]);
+    await closeClean(page, problems);
   });
 
   test('cuzk-steps: CSR arrays, chunked SMVP and the MSM verified', async () => {
@@ -138,15 +101,13 @@ describe('step-through widgets', () => {
     w.row_ptr[1] += 1;
     assert.ok(module.checkWindow(w, result.runs[0].buckets).length > 0);
     assert.ok(await root.locator('table.fm-table').count() >= 3);
-    for (const [params, pattern] of [
+    await assertTaskErrors(page, 'cuzk-steps', [
       [{ curve: 'bn254', n: 0, c: 3, bits: 8, chunk: 2, seed: 1 }, /n = 0 points: choose 1 to 32/],
       [{ curve: 'bn254', n: 8, c: 9, bits: 8, chunk: 2, seed: 1 }, /window width c = 9: choose 2 to 8/],
       [{ curve: 'bn254', n: 8, c: 3, bits: 300, chunk: 2, seed: 1 }, /scalar size 300 bits: choose 1 to 254/],
       [{ curve: 'bn254', n: 8, c: 3, bits: 8, chunk: 0, seed: 1 }, /chunk of 0 entries/],
-    ]) {
-      assert.match(await taskError(page, 'cuzk-steps', params) ?? 'no error', pattern, JSON.stringify(params));
-    }
-    await finish(page, problems);
+    ]);
+    await closeClean(page, problems);
   });
 
   test('reduction-steps: running sums and segments equal the direct sum', async () => {
@@ -162,14 +123,12 @@ describe('step-through widgets', () => {
     bad.segments[1].corrected.multiple += 1;
     assert.ok(module.check(bad).length > 0, 'a wrong correction is caught');
     assert.equal(await root.locator('table.fm-table').count(), 2 * result.runs.length);
-    for (const [params, pattern] of [
+    await assertTaskErrors(page, 'reduction-steps', [
       [{ curve: 'bn254', multiples: '1, x, 3', segments: 1 }, /bucket multiple "x"/],
       [{ curve: 'bn254', multiples: '1, 2, 3', segments: 4 }, /4 segments for 3 buckets/],
       [{ curve: 'bn254', multiples: '', segments: 1 }, /0 bucket multiples/],
-    ]) {
-      assert.match(await taskError(page, 'reduction-steps', params) ?? 'no error', pattern, JSON.stringify(params));
-    }
-    await finish(page, problems);
+    ]);
+    await closeClean(page, problems);
   });
 
   test('glv-split: k1 + λ·k2 ≡ k, bounds, and the point identity against arkworks', async () => {
@@ -185,13 +144,11 @@ describe('step-through widgets', () => {
     const bad = { ...result.splits[0], k1: '0x5' };
     assert.ok(module.check(bad).some((p) => /≢/.test(p)), 'a wrong k1 is caught');
     assert.equal(await root.locator('table.fm-table').count(), result.splits.length);
-    for (const [params, pattern] of [
+    await assertTaskErrors(page, 'glv-split', [
       [{ curve: 'ed-on-bls12-377', k: '5' }, /ed-on-bls12-377 has no cheap endomorphism/],
       [{ curve: 'bn254', k: '0x30644e72e131a029b85045b68181585d2833e84879b9709143e1f593f0000001' }, /k = .* is not below the group order r/],
       [{ curve: 'bn254', k: '-3' }, /k = "-3" is not a number/],
-    ]) {
-      assert.match(await taskError(page, 'glv-split', params) ?? 'no error', pattern, JSON.stringify(params));
-    }
-    await finish(page, problems);
+    ]);
+    await closeClean(page, problems);
   });
 });

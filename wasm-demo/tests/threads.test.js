@@ -3,43 +3,25 @@
 // one that sends none with the service worker kept out (message passing only), and on one that
 // sends none where the site's service worker isolates the page after one reload. Every result
 // is checked against arkworks by the widget; bad input and a dying worker give their errors.
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serveBook } from '../lib/serve.js';
-import { launchChromium, recordProblems } from '../lib/browser.js';
+import { openPage, servedBook, startedChromium, taskResult } from './harness.js';
 
-let isolated;
-let plain;
-let browser;
-before(async () => {
-  isolated = await serveBook({ isolate: true });
-  plain = await serveBook({ isolate: false });
-  browser = await launchChromium();
-});
-after(async () => {
-  await browser?.close();
-  await isolated?.close();
-  await plain?.close();
-});
+const isolated = servedBook({ isolate: true });
+const plain = servedBook({ isolate: false });
+const chromium = startedChromium();
 
-/** A fresh context on `server`'s first chapter; `serviceWorker` false keeps coi-serviceworker out. */
-async function open(server, { serviceWorker = true } = {}) {
-  const context = await browser.newContext({ serviceWorkers: serviceWorker ? 'allow' : 'block' });
+/** A fresh context on `served`'s first chapter; `serviceWorker` false keeps coi-serviceworker out. */
+async function open(served, { serviceWorker = true } = {}) {
+  const context = await chromium.browser.newContext({ serviceWorkers: serviceWorker ? 'allow' : 'block' });
   if (!serviceWorker) await context.addInitScript('window.coi = { shouldRegister: () => false };');
-  const page = await context.newPage();
-  const problems = await recordProblems(page, new URL(server.url).origin);
-  await page.goto(`${server.url}intro.html`, { waitUntil: 'load' });
+  const { page, problems } = await openPage(context, served, 'intro.html');
   return { context, page, problems };
 }
 
 const QUICK = { curve: ['bn254', 'bls12-377', 'ed-on-bls12-377'], logn: 9, repetitions: 1, glv: 'no', threads: [1, 2, 3] };
 
-function runThreads(page, params) {
-  return page.evaluate(async (p) => {
-    const { runInWorker } = await import('./widgets/worker-client.js');
-    return runInWorker('cpu-threads', p, () => {});
-  }, params);
-}
+const runThreads = (page, params) => taskResult(page, 'cpu-threads', params);
 
 function checkRuns(result, modes) {
   assert.equal(result.verified, true, 'every threaded result equals arkworks\'');
@@ -88,10 +70,7 @@ describe('the CPU MSM on every core', () => {
 
   test('bad input and a dying worker get clear errors, in both modes', async () => {
     const { context, page, problems } = await open(isolated, { serviceWorker: false });
-    const checks = await page.evaluate(async () => {
-      const { runInWorker } = await import('./widgets/worker-client.js');
-      return runInWorker('cpu-threads', { check: 'errors' }, () => {});
-    });
+    const checks = await runThreads(page, { check: 'errors' });
     for (const mode of ['shared', 'message']) {
       const c = checks.results.find((r) => r.mode === mode);
       assert.ok(c, `${mode} checked`);

@@ -7,59 +7,47 @@
 // disagrees with what it needs. The last part runs the CPU MSM over 64-bit limbs on the 128-bit
 // multiply (cpu-msm rows *-wide) where the book carries the benchmark package pkg-wide-msm (make
 // wasm-wide-msm before make book; the site and CI do not build it), checked against arkworks.
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
-import { BOOK_DIR, serveBook } from '../lib/serve.js';
-import { CHROMIUM, launchChromium, recordProblems } from '../lib/browser.js';
+import { BOOK_DIR } from '../lib/serve.js';
+import { CHROMIUM } from '../lib/browser.js';
+import { closeClean, openPage, servedBook, startedChromium, taskResult } from './harness.js';
 
 const WIDE_FLAG = '--js-flags=--wasm-wide-arithmetic';
-let server;
-let plain;
-let flagged;
-before(async () => {
-  server = await serveBook();
-  plain = await launchChromium();
-  flagged = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--no-sandbox', '--no-first-run', '--disable-background-networking', '--disable-component-update',
-      '--disable-sync', WIDE_FLAG],
-  });
-});
-after(async () => {
-  await plain?.close();
-  await flagged?.close();
-  await server?.close();
-});
+const NO_WIDE = `this Chromium validates no i64.mul_wide_u even with ${WIDE_FLAG}`;
+const book = servedBook();
+const plain = startedChromium();
+const flagged = startedChromium(() => chromium.launch({
+  executablePath: CHROMIUM,
+  headless: true,
+  args: ['--no-sandbox', '--no-first-run', '--disable-background-networking', '--disable-component-update',
+    '--disable-sync', WIDE_FLAG],
+}));
 
-async function open(browser) {
-  const page = await browser.newPage();
-  const problems = await recordProblems(page, new URL(server.url).origin);
-  await page.goto(`${server.url}montgomery.html`, { waitUntil: 'load' });
+/** The mont-bench chapter in `started`'s browser, and whether that browser has wide arithmetic. */
+async function open(started) {
+  const { page, problems } = await openPage(started.browser, book, 'montgomery.html');
   const wide = await page.evaluate(async () => (await import('./widgets/mont-bench.js')).wideArithmetic());
   return { page, problems, wide };
 }
 
-function runWidget(page, params) {
-  return page.evaluate(async (p) => {
-    const { runInWorker } = await import('./widgets/worker-client.js');
-    return runInWorker('mont-bench', p, () => {});
-  }, params);
+/** Where `skip` holds, skips test `t` saying why (in the log too) and closes `page`; returns `skip`. */
+async function skipped(t, skip, reason, page) {
+  if (skip) {
+    console.log(`skipped: ${reason}`);
+    t.skip(reason);
+    await page?.close();
+  }
+  return skip;
 }
 
 describe('wide arithmetic (i64.mul_wide_u)', () => {
   test('default Chromium: the widget reports the missing extension; the package needs it', async (t) => {
     const { page, problems, wide } = await open(plain);
-    if (wide) {
-      const reason = 'this Chromium has wide arithmetic without a flag; the flagged tests cover it';
-      console.log(`skipped: ${reason}`);
-      t.skip(reason);
-      await page.close();
-      return;
-    }
+    if (await skipped(t, wide, 'this Chromium has wide arithmetic without a flag; the flagged tests cover it', page)) return;
     const compileError = await page.evaluate(async () => {
       const bytes = await (await fetch('./generated/pkg-wide/fastmsm_wide_bg.wasm')).arrayBuffer();
       try { await WebAssembly.compile(bytes); return null; } catch (e) { return String(e.message); }
@@ -67,25 +55,18 @@ describe('wide arithmetic (i64.mul_wide_u)', () => {
     // 0xfc13..0xfc16: i64.add128, i64.sub128, i64.mul_wide_s, i64.mul_wide_u
     assert.match(compileError ?? 'compiled', /Invalid opcode 0xfc1[3-6]/, 'the package holds wide-arithmetic instructions');
     const widget = await import('../../book/widgets/mont-bench.js');
-    const result = await runWidget(page, { field: 'bn254-fr', variants: widget.WIDE_ROWS, count: 1000, repetitions: 1 });
+    const result = await taskResult(page, 'mont-bench', { field: 'bn254-fr', variants: widget.WIDE_ROWS, count: 1000, repetitions: 1 });
     assert.equal(result.features.wide_arithmetic, false);
     assert.deepEqual(result.results.map((r) => r.params.variant), [widget.BASELINE], 'only the baseline ran');
     assert.deepEqual(result.unavailable.map((u) => u.variant), widget.WIDE_ROWS);
     for (const u of result.unavailable) assert.match(u.reason, /lacks WebAssembly wide arithmetic/);
     assert.match(widget.view(result).message, /without the 128-bit multiply/);
-    assert.deepEqual(problems, []);
-    await page.close();
+    await closeClean(page, problems);
   });
 
   test(`Chromium ${WIDE_FLAG}: fips-wide and ark-ff+wide equal BigInt and ark-ff on edge and random inputs`, async (t) => {
     const { page, problems, wide } = await open(flagged);
-    if (!wide) {
-      const reason = `this Chromium validates no i64.mul_wide_u even with ${WIDE_FLAG}`;
-      console.log(`skipped: ${reason}`);
-      t.skip(reason);
-      await page.close();
-      return;
-    }
+    if (await skipped(t, !wide, NO_WIDE, page)) return;
     const report = await page.evaluate(async () => {
       const { loadWide } = await import('./widgets/mont-bench.js');
       const w = await loadWide();
@@ -155,23 +136,16 @@ describe('wide arithmetic (i64.mul_wide_u)', () => {
     assert.match(report.bad.unknownVariant, /unknown variant "fips-narrow"/);
     assert.match(report.bad.unknownField, /unknown field "bn254-fx"/);
     assert.match(report.bad.notHex, /not a hex number/);
-    assert.deepEqual(problems, []);
-    await page.close();
+    await closeClean(page, problems);
   });
 
   test(`Chromium ${WIDE_FLAG}: the widget runs the wide rows, each verified, and says which product runs`, async (t) => {
     const { page, problems, wide } = await open(flagged);
-    if (!wide) {
-      const reason = `this Chromium validates no i64.mul_wide_u even with ${WIDE_FLAG}`;
-      console.log(`skipped: ${reason}`);
-      t.skip(reason);
-      await page.close();
-      return;
-    }
+    if (await skipped(t, !wide, NO_WIDE, page)) return;
     const widget = await import('../../book/widgets/mont-bench.js');
     const fields = ['bn254-fr', 'bls12-377-fq'];
     const variants = ['cios', 'fips-wide', ...widget.WIDE_ROWS];
-    const result = await runWidget(page, { field: fields, variants, count: 3000, repetitions: 2 });
+    const result = await taskResult(page, 'mont-bench', { field: fields, variants, count: 3000, repetitions: 2 });
     assert.equal(result.verified, true);
     assert.equal(result.features.wide_arithmetic, true);
     assert.deepEqual(result.unavailable, []);
@@ -185,31 +159,18 @@ describe('wide arithmetic (i64.mul_wide_u)', () => {
       }
     }
     assert.match(widget.view(result).message, /fips-wide on i64\.mul_wide_u/);
-    assert.deepEqual(problems, []);
-    await page.close();
+    await closeClean(page, problems);
   });
 
   test(`Chromium ${WIDE_FLAG}: the CPU MSM over 64-bit limbs on the 128-bit multiply equals arkworks`, async (t) => {
-    if (!existsSync(join(BOOK_DIR, 'generated/pkg-wide-msm/fastmsm_wide_msm.js'))) {
-      const reason = 'the book carries no pkg-wide-msm (a benchmark package: make wasm-wide-msm, then make book)';
-      console.log(`skipped: ${reason}`);
-      t.skip(reason);
-      return;
-    }
+    const noPackage = !existsSync(join(BOOK_DIR, 'generated/pkg-wide-msm/fastmsm_wide_msm.js'));
+    if (await skipped(t, noPackage, 'the book carries no pkg-wide-msm (a benchmark package: make wasm-wide-msm, then make book)')) return;
     const { page, problems, wide } = await open(flagged);
-    if (!wide) {
-      const reason = `this Chromium validates no i64.mul_wide_u even with ${WIDE_FLAG}`;
-      console.log(`skipped: ${reason}`);
-      t.skip(reason);
-      await page.close();
-      return;
-    }
+    if (await skipped(t, !wide, NO_WIDE, page)) return;
     const widget = await import('../../book/widgets/cpu-msm.js');
     const variants = ['all-affine', ...widget.WIDE_VARIANTS];
-    const result = await page.evaluate(async (p) => {
-      const { runInWorker } = await import('./widgets/worker-client.js');
-      return runInWorker('cpu-msm', p, () => {});
-    }, { curve: ['bn254', 'bls12-377', 'ed-on-bls12-377'], logn: 9, variants, repetitions: 1, count: 'no', glv: 'no' });
+    const result = await taskResult(page, 'cpu-msm',
+      { curve: ['bn254', 'bls12-377', 'ed-on-bls12-377'], logn: 9, variants, repetitions: 1, count: 'no', glv: 'no' });
     assert.equal(result.verified, true, 'every run equals arkworks');
     assert.equal(result.features.wide_package, true);
     assert.deepEqual(result.unavailable, []);
@@ -218,7 +179,6 @@ describe('wide arithmetic (i64.mul_wide_u)', () => {
       assert.ok(rows.length >= 3, `${v}: a row per curve`);
       for (const r of rows) assert.equal(r.verified, true, `${r.name} verified`);
     }
-    assert.deepEqual(problems, []);
-    await page.close();
+    await closeClean(page, problems);
   });
 });
