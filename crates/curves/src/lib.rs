@@ -10,9 +10,10 @@
 //! | BLS12-381 G1 | y² = x³ + 4 | [`field::Bls12_381Fq`] | same |
 //! | Ed-on-BLS12-377 | −x² + y² = 1 + d·x²y², d = 3021 | [`field::Bls12_377Fr`] | [`te::Affine`], [`te::Extended`] |
 //!
-//! Field arithmetic is `fastmsm-mont`'s 64-bit Montgomery product ([`field`]). For WebAssembly,
-//! [`radix30`] has the same fields in 30-bit limbs and the four curves over them (twins whose
-//! constants are converted from these at compile time). Every formula is
+//! Field elements are one type, [`Fp`], whose config names its [`backend`]: `fastmsm-mont`'s
+//! 64-bit Montgomery product natively ([`field`]); for WebAssembly, the same fields in 30-bit
+//! limbs ([`radix30`]) and in 51-bit limbs multiplied by FMA ([`radix51`]), with the four curves
+//! over each ([`twin`]: constants converted from the 64-bit ones at compile time). Every formula is
 //! one function with a doc comment naming its source on the Explicit-Formulas Database (EFD,
 //! <https://hyperelliptic.org/EFD/>) or in Hisil–Wong–Carter–Dawson 2008, and an mdBook anchor
 //! around it. [`Group`] is the interface the MSM code is written against. With the `ark` feature
@@ -21,16 +22,18 @@
 
 #[cfg(feature = "ark")]
 pub mod ark;
+pub mod backend;
 pub mod curves;
 pub mod field;
 pub mod radix30;
 pub mod radix51;
 pub mod sw;
 pub mod te;
+pub mod twin;
 
 pub use curves::{Bls12_377, Bls12_381, Bn254, EdBls12_377};
 pub use fastmsm_mont::words::Canonical;
-pub use field::{Fp, FpConfig, PrimeField};
+pub use field::{Backend, Fp, FpConfig, PrimeField, TwinField};
 
 // ANCHOR: group_trait
 /// A curve group in one projective coordinate system, with its affine form.

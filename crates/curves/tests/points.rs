@@ -200,73 +200,95 @@ fn scalar_mul<O: Oracle>(seed: u64) {
     assert!(g.mul_scalar(&words(&Scalar::<O>::MODULUS)).is_identity());
 }
 
+/// The six suites for one coordinate system of one curve in one representation, a module named
+/// for the coordinates.
 macro_rules! suite {
     ($name:ident, $oracle:ty, $seed:expr) => {
-        mod $name {
+        pub mod $name {
             use super::*;
             type O = $oracle;
             #[test]
             fn random_points() {
-                super::random_points::<O>($seed);
+                crate::random_points::<O>($seed);
             }
             #[test]
             fn addition() {
-                super::addition::<O>($seed + 1);
+                crate::addition::<O>($seed + 1);
             }
             #[test]
             fn exceptional_cases() {
-                super::exceptional_cases::<O>($seed + 2);
+                crate::exceptional_cases::<O>($seed + 2);
             }
             #[test]
             fn mixed_chain() {
-                super::mixed_chain::<O>($seed + 3);
+                crate::mixed_chain::<O>($seed + 3);
             }
             #[test]
             fn doubling_chain() {
-                super::doubling_chain::<O>($seed + 4);
+                crate::doubling_chain::<O>($seed + 4);
             }
             #[test]
             fn scalar_mul() {
-                super::scalar_mul::<O>($seed + 5);
+                crate::scalar_mul::<O>($seed + 5);
             }
         }
     };
 }
 
+/// One curve through the same suites in each representation (`mont64`, `radix30`, `radix51`:
+/// the curve's twin in that backend, against the same arkworks curve), for the coordinate
+/// systems listed: test names read `bls12_377::radix30::xyzz::mixed_chain`.
+macro_rules! curve_suites {
+    (sw $curve:ident: $c:ty, $ark:ty, $seed:expr;
+        $($repr:ident = $b:ty: [$($coords:ident = $g:ident),+];)+) => {
+        mod $curve {
+            use super::*;
+            $(pub mod $repr {
+                use super::*;
+                type C = <$c as SwTwin<$b>>::Twin;
+                $(suite!($coords, Sw<$g<C>, C, $ark>, $seed);)+
+            })+
+        }
+    };
+    (te $curve:ident: $c:ty, $ark:ty, $seed:expr; $($repr:ident = $b:ty;)+) => {
+        mod $curve {
+            use super::*;
+            $(pub mod $repr {
+                use super::*;
+                type C = <$c as TeTwin<$b>>::Twin;
+                suite!(extended, Te<C, $ark>, $seed);
+            })+
+        }
+    };
+}
+
+use fastmsm_curves::field::{Mont64, Radix30, Radix51};
 use fastmsm_curves::sw::{Jacobian, Xyzz};
+use fastmsm_curves::twin::{SwTwin, TeTwin};
 use fastmsm_curves::{Bls12_377, Bls12_381, Bn254, EdBls12_377};
 
-suite!(
-    bn254_jacobian,
-    Sw<Jacobian<Bn254>, Bn254, ark_bn254::g1::Config>,
-    100
+// Both coordinate systems natively; the twins in XYZZ (the MSM's buckets), and BLS12-377's in
+// Jacobian too.
+curve_suites!(sw bn254: Bn254, ark_bn254::g1::Config, 100;
+    mont64 = Mont64: [jacobian = Jacobian, xyzz = Xyzz];
+    radix30 = Radix30: [xyzz = Xyzz];
+    radix51 = Radix51: [xyzz = Xyzz];
 );
-suite!(
-    bn254_xyzz,
-    Sw<Xyzz<Bn254>, Bn254, ark_bn254::g1::Config>,
-    200
+curve_suites!(sw bls12_377: Bls12_377, ark_bls12_377::g1::Config, 300;
+    mont64 = Mont64: [jacobian = Jacobian, xyzz = Xyzz];
+    radix30 = Radix30: [jacobian = Jacobian, xyzz = Xyzz];
+    radix51 = Radix51: [jacobian = Jacobian, xyzz = Xyzz];
 );
-suite!(
-    bls12_377_jacobian,
-    Sw<Jacobian<Bls12_377>, Bls12_377, ark_bls12_377::g1::Config>,
-    300
+curve_suites!(sw bls12_381: Bls12_381, ark_bls12_381::g1::Config, 500;
+    mont64 = Mont64: [jacobian = Jacobian, xyzz = Xyzz];
+    radix30 = Radix30: [xyzz = Xyzz];
+    radix51 = Radix51: [xyzz = Xyzz];
 );
-suite!(
-    bls12_377_xyzz,
-    Sw<Xyzz<Bls12_377>, Bls12_377, ark_bls12_377::g1::Config>,
-    400
+curve_suites!(te ed_on_bls12_377: EdBls12_377, ark_ed_on_bls12_377::EdwardsConfig, 700;
+    mont64 = Mont64;
+    radix30 = Radix30;
+    radix51 = Radix51;
 );
-suite!(
-    bls12_381_jacobian,
-    Sw<Jacobian<Bls12_381>, Bls12_381, ark_bls12_381::g1::Config>,
-    500
-);
-suite!(
-    bls12_381_xyzz,
-    Sw<Xyzz<Bls12_381>, Bls12_381, ark_bls12_381::g1::Config>,
-    600
-);
-suite!(ed_bls12_377_extended, Te<EdBls12_377, ark_ed_on_bls12_377::EdwardsConfig>, 700);
 
 /// On a twisted Edwards curve, (x, −y) = −P + (0, −1) is also on the curve (outside the
 /// prime-order subgroup): equality must look at y as well as x.
@@ -291,62 +313,3 @@ fn ed_bls12_377_equality_reads_y() {
         "2·(0, −1) = O"
     );
 }
-
-// The 30-bit twins (fastmsm_curves::radix30): the same suites, same arkworks oracles.
-use fastmsm_curves::radix30::{Bls12_377R30, Bls12_381R30, Bn254R30, EdBls12_377R30};
-
-suite!(
-    bn254_r30_xyzz,
-    Sw<Xyzz<Bn254R30>, Bn254R30, ark_bn254::g1::Config>,
-    900
-);
-suite!(
-    bls12_377_r30_xyzz,
-    Sw<Xyzz<Bls12_377R30>, Bls12_377R30, ark_bls12_377::g1::Config>,
-    1000
-);
-suite!(
-    bls12_377_r30_jacobian,
-    Sw<Jacobian<Bls12_377R30>, Bls12_377R30, ark_bls12_377::g1::Config>,
-    1100
-);
-suite!(
-    bls12_381_r30_xyzz,
-    Sw<Xyzz<Bls12_381R30>, Bls12_381R30, ark_bls12_381::g1::Config>,
-    1200
-);
-suite!(
-    ed_on_bls12_377_r30,
-    Te<EdBls12_377R30, ark_ed_on_bls12_377::EdwardsConfig>,
-    1300
-);
-
-// The 51-bit twins (fastmsm_curves::radix51, Emmart's FMA product; natively its portable lanes):
-// the same suites, same arkworks oracles.
-use fastmsm_curves::radix51::{Bls12_377R51, Bls12_381R51, Bn254R51, EdBls12_377R51};
-
-suite!(
-    bn254_r51_xyzz,
-    Sw<Xyzz<Bn254R51>, Bn254R51, ark_bn254::g1::Config>,
-    1400
-);
-suite!(
-    bls12_377_r51_xyzz,
-    Sw<Xyzz<Bls12_377R51>, Bls12_377R51, ark_bls12_377::g1::Config>,
-    1500
-);
-suite!(
-    bls12_377_r51_jacobian,
-    Sw<Jacobian<Bls12_377R51>, Bls12_377R51, ark_bls12_377::g1::Config>,
-    1600
-);
-suite!(
-    bls12_381_r51_xyzz,
-    Sw<Xyzz<Bls12_381R51>, Bls12_381R51, ark_bls12_381::g1::Config>,
-    1700
-);
-suite!(
-    ed_on_bls12_377_r51,
-    Te<EdBls12_377R51, ark_ed_on_bls12_377::EdwardsConfig>,
-    1800
-);

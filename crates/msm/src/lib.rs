@@ -20,8 +20,9 @@
 //!
 //! [`all_affine::msm_all_affine`] keeps every bucket addition affine (sorted accumulation in
 //! pairwise rounds, reduction batched across windows: Mitscha-Baude's ZPrize 2022 design).
-//! [`radix30::msm_radix30`] runs the same stages over the curves' 30-bit-limb twins (the fast
-//! representation in WebAssembly); [`count::msm_counted`] runs them over a field that counts its
+//! [`twin::via_twin`] runs any of them over a curve's twin in another field representation (the
+//! 30- and 51-bit limbs of [`radix30`] and [`radix51`], the fast ones in WebAssembly);
+//! [`count::msm_counted`] runs them over a field that counts its
 //! operations.
 //!
 //! [`msm`] runs them with defaults; [`msm_with`] takes an [`MsmConfig`] that picks the window, the
@@ -53,6 +54,7 @@ pub mod radix51;
 pub mod reduce;
 pub mod scalar;
 pub mod split;
+pub mod twin;
 pub mod window;
 
 pub use batch_affine::{BatchAffineConfig, BatchAffineStats};

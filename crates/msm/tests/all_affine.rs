@@ -1,8 +1,9 @@
 //! The all-affine MSM (`fastmsm_msm::all_affine`) against `ark_ec::VariableBaseMSM::msm`: all four
-//! curves, n from 0 to 2500, the adversarial inputs of tests/common, over the 64-bit fields and the
-//! 30- and 51-bit twins, with GLV where the curve has it, with tiny and default reduction batches, every
-//! window width, and through the operation-counting field.
+//! curves, n from 0 to 2500, the adversarial inputs of tests/common, in every field representation
+//! (tests named `curve::representation::check`), with GLV where the curve has it, with tiny and
+//! default reduction batches, every window width, and through the operation-counting field.
 
+#[macro_use]
 mod common;
 
 use common::{
@@ -10,10 +11,10 @@ use common::{
     random_scalars,
 };
 use fastmsm_curves::Group;
+use fastmsm_curves::field::Backend;
 use fastmsm_msm::all_affine::{AllAffineConfig, AllAffineStats, msm_all_affine};
 use fastmsm_msm::count::{CountableGroup, count_via};
-use fastmsm_msm::radix30::{Radix30Group, via_radix30};
-use fastmsm_msm::radix51::{Radix51Group, via_radix51};
+use fastmsm_msm::twin::{TwinGroup, via_twin};
 use fastmsm_msm::{MsmError, MsmGroup};
 
 const SIZES: [usize; 7] = [0, 1, 2, 3, 17, 300, 2500];
@@ -43,9 +44,11 @@ fn configs(glv: bool) -> Vec<(&'static str, AllAffineConfig)> {
     out
 }
 
-fn against_arkworks<O: Oracle>(seed: u64, glv: bool)
+/// The all-affine MSM in the representation `B` against arkworks, for every size, input and
+/// configuration.
+fn all_affine_matches_arkworks<B: Backend, O: Oracle>(seed: u64, glv: bool)
 where
-    O::G: Radix30Group + Radix51Group + CountableGroup,
+    O::G: TwinGroup<B>,
 {
     let base = random_points::<O>(*SIZES.last().unwrap(), seed);
     for (k, &n) in SIZES.iter().enumerate() {
@@ -54,75 +57,63 @@ where
             let ours: Vec<_> = pts.iter().map(O::ours).collect();
             // GLV is correct only for points of order r: every input here is in the subgroup.
             for (how, cfg) in configs(glv) {
-                let mut stats = AllAffineStats::default();
-                let got: O::G = msm_all_affine(&ours, &scalars, &cfg, &mut stats).unwrap();
+                // the 51-bit twin natively runs a scalar FMA per limb product: slow, so not
+                // under the tiny batches (an inversion each), whose logic the others cover
+                if B::LIMB_BITS == 51 && cfg.reduction_batch.is_some() {
+                    continue;
+                }
+                let got: O::G = via_twin::<B, O::G>(&ours, |p| {
+                    msm_all_affine(p, &scalars, &cfg, &mut AllAffineStats::default())
+                })
+                .unwrap();
                 assert!(got.is_on_curve());
                 assert_eq!(
                     got.to_affine(),
                     want,
-                    "{}: n = {n}, {what}, {how}",
-                    O::G::NAME
+                    "{}: n = {n}, {what}, {how}, {}-bit limbs",
+                    O::G::NAME,
+                    B::LIMB_BITS
                 );
-                let got: O::G = via_radix30::<O::G>(&ours, |p| {
-                    msm_all_affine(p, &scalars, &cfg, &mut AllAffineStats::default())
-                })
-                .unwrap();
-                assert_eq!(
-                    got.to_affine(),
-                    want,
-                    "{}: n = {n}, {what}, {how}, 30-bit limbs",
-                    O::G::NAME
-                );
-                // the 51-bit twin natively runs a scalar FMA per limb product: slow, so not
-                // under the tiny batches (an inversion each), whose logic the runs above cover
-                if cfg.reduction_batch.is_some() {
-                    continue;
-                }
-                let got: O::G = via_radix51::<O::G>(&ours, |p| {
-                    msm_all_affine(p, &scalars, &cfg, &mut AllAffineStats::default())
-                })
-                .unwrap();
-                assert_eq!(
-                    got.to_affine(),
-                    want,
-                    "{}: n = {n}, {what}, {how}, 51-bit limbs (FMA)",
-                    O::G::NAME
-                );
-            }
-            if what == "uniform" && n >= 300 {
-                let (got, ops) = count_via::<O::G>(&ours, |p| {
-                    msm_all_affine(
-                        p,
-                        &scalars,
-                        &AllAffineConfig::default(),
-                        &mut AllAffineStats::default(),
-                    )
-                });
-                assert_eq!(got.unwrap().to_affine(), want, "counted");
-                assert!(ops.mul > 0 && ops.inverse > 0, "{ops:?}");
             }
         }
     }
 }
 
-#[test]
-fn bn254() {
-    against_arkworks::<Bn254O>(700, true);
-}
+every_curve_and_representation!(all_affine_matches_arkworks);
 
+/// Through the operation-counting field: the same result, products and inversions counted.
 #[test]
-fn bls12_377() {
-    against_arkworks::<Bls377O>(701, true);
-}
-
-#[test]
-fn bls12_381() {
-    against_arkworks::<Bls381O>(702, true);
-}
-
-#[test]
-fn ed_on_bls12_377() {
-    against_arkworks::<EdO>(703, false);
+fn counted_all_affine_matches_arkworks() {
+    fn check<O: Oracle>(seed: u64)
+    where
+        O::G: CountableGroup,
+    {
+        for n in [300, 2500] {
+            let base = random_points::<O>(n, seed);
+            let scalars = random_scalars::<O>(n, seed);
+            let want = ark_msm::<O>(&base, &scalars);
+            let ours: Vec<_> = base.iter().map(O::ours).collect();
+            let (got, ops) = count_via::<O::G>(&ours, |p| {
+                msm_all_affine(
+                    p,
+                    &scalars,
+                    &AllAffineConfig::default(),
+                    &mut AllAffineStats::default(),
+                )
+            });
+            assert_eq!(
+                got.unwrap().to_affine(),
+                want,
+                "{}: n = {n}, counted",
+                O::G::NAME
+            );
+            assert!(ops.mul > 0 && ops.inverse > 0, "{ops:?}");
+        }
+    }
+    check::<Bn254O>(730);
+    check::<Bls377O>(731);
+    check::<Bls381O>(732);
+    check::<EdO>(733);
 }
 
 /// Every window width, including those that need the carry window.

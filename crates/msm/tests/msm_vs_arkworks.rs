@@ -1,7 +1,9 @@
 //! The whole MSM against `ark_ec::VariableBaseMSM::msm`, for all four curves, n from 0 to 2500,
-//! uniform and adversarial inputs, both accumulation paths and both reductions, over the 64-bit
-//! field and over the 30- and 51-bit-limb twins.
+//! uniform and adversarial inputs, both accumulation paths and both reductions, in every field
+//! representation (the 64-bit words and the 30- and 51-bit-limb twins: tests named
+//! `curve::representation::check`).
 
+#[macro_use]
 mod common;
 
 use common::{
@@ -9,9 +11,10 @@ use common::{
     random_points, random_scalars,
 };
 use fastmsm_curves::Group;
+use fastmsm_curves::field::{Backend, Radix30};
 use fastmsm_msm::count::{CountableGroup, msm_counted};
-use fastmsm_msm::radix30::{Radix30Group, msm_radix30};
-use fastmsm_msm::radix51::{Radix51Group, via_radix51};
+use fastmsm_msm::radix30::msm_radix30;
+use fastmsm_msm::twin::{TwinGroup, msm_twin};
 use fastmsm_msm::{
     Accumulation, BatchAffineConfig, BatchAffineStats, MsmConfig, MsmError, MsmGroup, Reduction,
     msm, msm_with, msm_with_stats,
@@ -44,9 +47,10 @@ fn configs() -> Vec<(&'static str, MsmConfig)> {
     ]
 }
 
-fn against_arkworks<O: Oracle>(seed: u64)
+/// The MSM in the representation `B` against arkworks, for every size, input and configuration.
+fn msm_matches_arkworks<B: Backend, O: Oracle>(seed: u64, _glv: bool)
 where
-    O::G: Radix30Group + Radix51Group + CountableGroup,
+    O::G: TwinGroup<B>,
 {
     let base = random_points::<O>(*SIZES.last().unwrap(), seed);
     for (k, &n) in SIZES.iter().enumerate() {
@@ -54,52 +58,44 @@ where
             let want = ark_msm::<O>(&pts, &scalars);
             let ours: Vec<_> = pts.iter().map(O::ours).collect();
             for (how, cfg) in configs() {
-                let got: O::G = msm_with(&ours, &scalars, &cfg).unwrap();
-                assert!(got.is_on_curve());
-                assert_eq!(
-                    got.to_affine(),
-                    want,
-                    "{}: n = {n}, {what}, {how}",
-                    O::G::NAME
-                );
                 let mut stats = BatchAffineStats::default();
-                let got: O::G = msm_radix30(&ours, &scalars, &cfg, &mut stats).unwrap();
+                let got: O::G = msm_twin::<B, O::G>(&ours, &scalars, &cfg, &mut stats).unwrap();
                 assert!(got.is_on_curve());
-                assert_eq!(
-                    got.to_affine(),
-                    want,
-                    "{}: n = {n}, {what}, {how}, 30-bit limbs",
-                    O::G::NAME
-                );
-                let got: O::G = via_radix51::<O::G>(&ours, |p| {
-                    msm_with_stats(p, &scalars, &cfg, &mut BatchAffineStats::default())
-                })
-                .unwrap();
-                assert!(got.is_on_curve());
-                assert_eq!(
-                    got.to_affine(),
-                    want,
-                    "{}: n = {n}, {what}, {how}, 51-bit limbs (FMA)",
-                    O::G::NAME
-                );
-                if what == "uniform" {
-                    let (got, ops) = msm_counted::<O::G>(&ours, &scalars, &cfg, &mut stats);
-                    assert_eq!(
-                        got.unwrap().to_affine(),
-                        want,
-                        "{}: n = {n}, {how}, counted",
-                        O::G::NAME
-                    );
-                    assert_eq!(ops.mul == 0, n == 0, "{ops:?}");
-                }
+                let ctx = format!("{}: n = {n}, {what}, {how}", O::G::NAME);
+                assert_eq!(got.to_affine(), want, "{ctx}, {}-bit limbs", B::LIMB_BITS);
             }
         }
     }
 }
 
+/// The MSM over the operation-counting field: the same result, and products counted.
+fn counted_msm_matches_arkworks<O: Oracle>(seed: u64)
+where
+    O::G: CountableGroup,
+{
+    let base = random_points::<O>(*SIZES.last().unwrap(), seed);
+    for &n in &SIZES {
+        let scalars = random_scalars::<O>(n, seed + n as u64);
+        let want = ark_msm::<O>(&base[..n], &scalars);
+        let ours: Vec<_> = base[..n].iter().map(O::ours).collect();
+        for (how, cfg) in configs() {
+            let mut stats = BatchAffineStats::default();
+            let (got, ops) = msm_counted::<O::G>(&ours, &scalars, &cfg, &mut stats);
+            let ctx = format!("{}: n = {n}, {how}, counted", O::G::NAME);
+            assert_eq!(got.unwrap().to_affine(), want, "{ctx}");
+            assert_eq!(ops.mul == 0, n == 0, "{ctx}: {ops:?}");
+        }
+    }
+}
+
+every_curve_and_representation!(msm_matches_arkworks);
+
 #[test]
-fn bn254() {
-    against_arkworks::<Bn254O>(100);
+fn counted_msm_matches_arkworks_on_every_curve() {
+    counted_msm_matches_arkworks::<Bn254O>(110);
+    counted_msm_matches_arkworks::<Bls377O>(210);
+    counted_msm_matches_arkworks::<Bls381O>(310);
+    counted_msm_matches_arkworks::<EdO>(410);
 }
 
 #[test]
@@ -124,19 +120,25 @@ fn bn254_jacobian() {
     }
 }
 
+/// The twin driver reports a length mismatch before converting anything, as the 64-bit one does.
 #[test]
-fn bls12_377() {
-    against_arkworks::<Bls377O>(200);
-}
-
-#[test]
-fn bls12_381() {
-    against_arkworks::<Bls381O>(300);
-}
-
-#[test]
-fn ed_on_bls12_377() {
-    against_arkworks::<EdO>(400);
+fn twin_msm_rejects_mismatched_lengths() {
+    let base = random_points::<Bn254O>(3, 1);
+    let ours: Vec<_> = base.iter().map(Bn254O::ours).collect();
+    type G = <Bn254O as Oracle>::G;
+    let got = msm_twin::<Radix30, G>(
+        &ours,
+        &[[1, 0, 0, 0]; 2],
+        &MsmConfig::default(),
+        &mut BatchAffineStats::default(),
+    );
+    assert_eq!(
+        got,
+        Err(MsmError::LengthMismatch {
+            points: 3,
+            scalars: 2
+        })
+    );
 }
 
 /// Every window width against arkworks (n = 50, uniform), including the widths that need the

@@ -179,3 +179,35 @@ pub fn adversarial_inputs<O: Oracle>(n: usize, base: &[ArkAffine<O>], seed: u64)
     ));
     out
 }
+
+/// The test template: for every curve (its [`Oracle`], a seed, whether it has the GLV
+/// endomorphism) and every field representation (`mont64`, `radix30`, `radix51`: the backend
+/// the MSM's twin group runs on), a test `curve::representation::name` that calls
+/// the crate's function of the same name, `name::<Backend, Oracle>(seed, glv)`. A failure names the curve, the representation and the
+/// check, e.g. `bls12_377::radix51::all_affine_matches_arkworks`.
+#[allow(unused_macros)]
+macro_rules! every_curve_and_representation {
+    ($($name:ident),+ $(,)?) => {
+        every_curve_and_representation!(@curve bn254, crate::common::Bn254O, 100, true; $($name),+);
+        every_curve_and_representation!(@curve bls12_377, crate::common::Bls377O, 200, true; $($name),+);
+        every_curve_and_representation!(@curve bls12_381, crate::common::Bls381O, 300, true; $($name),+);
+        every_curve_and_representation!(@curve ed_on_bls12_377, crate::common::EdO, 400, false; $($name),+);
+    };
+    (@curve $curve:ident, $o:ty, $seed:expr, $glv:expr; $($name:ident),+) => {
+        mod $curve {
+            every_curve_and_representation!(@repr mont64, fastmsm_curves::field::Mont64, $o, $seed, $glv; $($name),+);
+            every_curve_and_representation!(@repr radix30, fastmsm_curves::field::Radix30, $o, $seed + 10, $glv; $($name),+);
+            every_curve_and_representation!(@repr radix51, fastmsm_curves::field::Radix51, $o, $seed + 20, $glv; $($name),+);
+        }
+    };
+    (@repr $repr:ident, $b:ty, $o:ty, $seed:expr, $glv:expr; $($name:ident),+) => {
+        pub mod $repr {
+            $(
+                #[test]
+                fn $name() {
+                    crate::$name::<$b, $o>($seed, $glv);
+                }
+            )+
+        }
+    };
+}

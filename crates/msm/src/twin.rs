@@ -1,0 +1,118 @@
+//! The MSM over a curve's twin in another field representation (`fastmsm_curves::twin`).
+//!
+//! The algorithm is unchanged; only the field's backend differs. [`via_twin`] converts the
+//! points into the twin curve (one field product per coordinate), runs any MSM driver there, and
+//! converts the one result back; [`msm_twin`] does that for [`msm_with_stats`]. In WebAssembly,
+//! where 64-bit limb products are expensive, the 30-bit ([`Radix30`]) and 51-bit ([`Radix51`])
+//! twins are the fast paths; natively the 64-bit representation ([`Mont64`], where the twin is
+//! the group itself) is faster.
+//!
+//! [`Radix30`]: fastmsm_curves::field::Radix30
+//! [`Radix51`]: fastmsm_curves::field::Radix51
+//! [`Mont64`]: fastmsm_curves::field::Mont64
+
+use fastmsm_curves::field::{Backend, TwinField};
+use fastmsm_curves::twin::{SwTwin, TeTwin};
+use fastmsm_curves::{Group, sw, te};
+
+use crate::MsmGroup;
+use crate::batch_affine::BatchAffineStats;
+use crate::pippenger::{MsmConfig, MsmError, msm_with_stats};
+use crate::scalar::Scalar;
+
+/// A group with a twin in the backend `B`, and the conversions the MSM needs.
+pub trait TwinGroup<B: Backend>: MsmGroup {
+    /// The same group over the twin field.
+    type Twin: MsmGroup;
+    /// An input point, converted.
+    fn affine_to_twin(p: &Self::Affine) -> <Self::Twin as Group>::Affine;
+    /// The result, converted back.
+    fn from_twin(p: &Self::Twin) -> Self;
+}
+
+/// A short Weierstrass affine point on the twin curve.
+fn sw_affine<B: Backend, C: SwTwin<B>>(p: &sw::Affine<C>) -> sw::Affine<C::Twin> {
+    sw::Affine {
+        x: p.x.to_twin(),
+        y: p.y.to_twin(),
+        infinity: p.infinity,
+    }
+}
+
+impl<B: Backend, C: SwTwin<B>> TwinGroup<B> for sw::Xyzz<C> {
+    type Twin = sw::Xyzz<C::Twin>;
+    fn affine_to_twin(p: &sw::Affine<C>) -> sw::Affine<C::Twin> {
+        sw_affine::<B, C>(p)
+    }
+    fn from_twin(p: &sw::Xyzz<C::Twin>) -> Self {
+        let back = <C::Base as TwinField<B>>::from_twin;
+        sw::Xyzz {
+            x: back(&p.x),
+            y: back(&p.y),
+            zz: back(&p.zz),
+            zzz: back(&p.zzz),
+        }
+    }
+}
+
+impl<B: Backend, C: SwTwin<B>> TwinGroup<B> for sw::Jacobian<C> {
+    type Twin = sw::Jacobian<C::Twin>;
+    fn affine_to_twin(p: &sw::Affine<C>) -> sw::Affine<C::Twin> {
+        sw_affine::<B, C>(p)
+    }
+    fn from_twin(p: &sw::Jacobian<C::Twin>) -> Self {
+        let back = <C::Base as TwinField<B>>::from_twin;
+        sw::Jacobian {
+            x: back(&p.x),
+            y: back(&p.y),
+            z: back(&p.z),
+        }
+    }
+}
+
+impl<B: Backend, C: TeTwin<B>> TwinGroup<B> for te::Extended<C> {
+    type Twin = te::Extended<C::Twin>;
+    fn affine_to_twin(p: &te::Affine<C>) -> te::Affine<C::Twin> {
+        te::Affine::new_unchecked(p.x.to_twin(), p.y.to_twin())
+    }
+    fn from_twin(p: &te::Extended<C::Twin>) -> Self {
+        let back = <C::Base as TwinField<B>>::from_twin;
+        te::Extended {
+            x: back(&p.x),
+            y: back(&p.y),
+            t: back(&p.t),
+            z: back(&p.z),
+        }
+    }
+}
+
+/// The points converted to the twin curve, once, for repeated MSMs over the same bases.
+pub fn twin_points<B: Backend, G: TwinGroup<B>>(
+    points: &[G::Affine],
+) -> Vec<<G::Twin as Group>::Affine> {
+    points.iter().map(G::affine_to_twin).collect()
+}
+
+// ANCHOR: via_twin
+/// Runs an MSM of the twin group in the backend `B` on the converted points (any driver: e.g.
+/// [`crate::all_affine::msm_all_affine`] or [`crate::msm_with_stats`]) and converts its result
+/// back. Same result, same errors, as the driver on the original group.
+pub fn via_twin<B: Backend, G: TwinGroup<B>>(
+    points: &[G::Affine],
+    run: impl FnOnce(&[<G::Twin as Group>::Affine]) -> Result<G::Twin, MsmError>,
+) -> Result<G, MsmError> {
+    let twin = twin_points::<B, G>(points);
+    run(&twin).map(|q| G::from_twin(&q))
+}
+// ANCHOR_END: via_twin
+
+/// [`msm_with_stats`] computed over the twin in `B`. Same result, same errors, as
+/// [`msm_with_stats`].
+pub fn msm_twin<B: Backend, G: TwinGroup<B>>(
+    points: &[G::Affine],
+    scalars: &[Scalar],
+    cfg: &MsmConfig,
+    stats: &mut BatchAffineStats,
+) -> Result<G, MsmError> {
+    via_twin::<B, G>(points, |twin| msm_with_stats(twin, scalars, cfg, stats))
+}
