@@ -498,7 +498,10 @@ impl GpuMsmInput {
                 stages: out
                     .stages
                     .into_iter()
-                    .map(|(stage, seconds)| Stage { stage, seconds })
+                    .map(|(stage, seconds)| Stage {
+                        stage: stage.entry_point(),
+                        seconds,
+                    })
                     .collect(),
                 host: out
                     .host

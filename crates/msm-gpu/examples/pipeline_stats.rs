@@ -363,9 +363,9 @@ fn main() {
             let kernels = sources
                 .iter()
                 .flat_map(|(edit, msm)| {
-                    fastmsm_gpu::msm::STAGES
+                    fastmsm_gpu::msm::Stage::ALL
                         .iter()
-                        .map(move |&s| (*edit, s, msm))
+                        .map(move |s| (*edit, s.entry_point(), msm))
                 })
                 .chain([("none", "chain", &field)]);
             for (edit, entry, source) in kernels {

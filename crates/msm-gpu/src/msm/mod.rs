@@ -3,11 +3,15 @@
 //! the stages are assembled into one module per (curve, limb width), with constants from Rust.
 
 pub mod combine;
+pub mod contract;
 pub mod curve;
+#[doc(hidden)]
+pub mod inspect;
 pub mod plan;
 mod points;
 mod resident;
 mod run;
+pub mod stage;
 mod upload;
 
 use fastmsm_curves::Canonical;
@@ -18,44 +22,13 @@ pub use curve::{GeneralAdd, GpuCurve, MixedAdd, WORKGROUP_SIZE, shader_source, s
 pub use plan::{Plan, SmvpPass, default_window_bits, reduction_segments};
 pub use points::{GpuMsmOptions, GpuPoint};
 pub use resident::Bases;
+pub use stage::Stage;
 
 use crate::mont_wgsl::KernelForm;
 use crate::profile::DeviceProfile;
 use crate::{GpuContext, GpuError};
 use run::{BatchPoints, Resources, Run};
 use std::sync::Mutex;
-
-/// Every entry point of msm.wgsl, in pipeline order: `init_buckets` once, the next five per batch
-/// of points (`smvp_combine` once per level), the last three once (`fold` once per tree level).
-pub const STAGES: [&str; 10] = [
-    "init_buckets",
-    "convert_points",
-    "decompose",
-    "prefix",
-    "scatter",
-    "smvp",
-    "smvp_combine",
-    "reduce",
-    "fold",
-    "window_out",
-];
-
-/// Bindings of msm.wgsl each stage touches (auto layouts hold only those; must match the shader).
-fn stage_bindings(stage: &str) -> &'static [u32] {
-    match stage {
-        "convert_points" => &[0, 1, 2, 13],
-        "decompose" => &[0, 3, 4, 5, 13],
-        "prefix" => &[0, 5, 6],
-        "scatter" => &[0, 4, 5, 6, 7],
-        "init_buckets" => &[0, 8],
-        "smvp" => &[0, 2, 4, 6, 7, 8, 12],
-        "smvp_combine" => &[0, 4, 6, 7, 8, 11, 12],
-        "reduce" => &[0, 8, 9],
-        "fold" => &[0, 9],
-        "window_out" => &[0, 9, 10],
-        _ => unreachable!("unknown stage {stage}"),
-    }
-}
 
 /// Choices a caller may make; the defaults suit any device.
 #[derive(Clone, Copy, Debug, Default)]
@@ -105,7 +78,7 @@ pub struct MsmOutput {
     /// Where [`MsmOutput::stages`] came from.
     pub timing: TimingSource,
     /// Seconds per stage, summed over batches (fold: over levels), in pipeline order.
-    pub stages: Vec<(&'static str, f64)>,
+    pub stages: Vec<(Stage, f64)>,
     /// Host clock, seconds: `validate` (input shape), `setup` (buffers and parameters, unless the
     /// last MSM had the same plan), `gpu` (from the first upload to the read-back of the window
     /// sums, checks and stage times: the stages above plus transfers and waits), `combine`
@@ -122,7 +95,8 @@ pub struct GpuMsm {
     pub constants: LimbConstants,
     /// How the kernels were generated.
     pub form: KernelForm,
-    pipelines: Vec<(&'static str, wgpu::ComputePipeline)>,
+    /// Per stage, in [`Stage::ALL`]'s order: its pipeline and the bind-group layout of its bindings.
+    pipelines: Vec<(wgpu::ComputePipeline, wgpu::BindGroupLayout)>,
     /// Device buffers of the last plan run, reused by the next MSM with the same plan (taken out
     /// while an MSM runs, so concurrent MSMs never share them).
     resources: Mutex<Option<Resources>>,
@@ -182,20 +156,35 @@ impl GpuMsm {
                 label: Some("msm"),
                 source: wgpu::ShaderSource::Wgsl(source.into()),
             });
-        let pipelines = STAGES
+        let pipelines = Stage::ALL
             .iter()
-            .map(|&entry| {
+            .map(|&stage| {
+                let entries: Vec<_> = stage.bindings().iter().map(|b| b.layout_entry()).collect();
+                let label = Some(stage.entry_point());
+                let layout =
+                    ctx.device
+                        .create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+                            label,
+                            entries: &entries,
+                        });
+                let pipeline_layout =
+                    ctx.device
+                        .create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+                            label,
+                            bind_group_layouts: &[Some(&layout)],
+                            immediate_size: 0,
+                        });
                 let pipeline =
                     ctx.device
                         .create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-                            label: Some(entry),
-                            layout: None,
+                            label,
+                            layout: Some(&pipeline_layout),
                             module: &module,
-                            entry_point: Some(entry),
+                            entry_point: label,
                             compilation_options: Default::default(),
                             cache: None,
                         });
-                (entry, pipeline)
+                (pipeline, layout)
             })
             .collect();
         if let Some(error) = scope.pop().await {
@@ -241,13 +230,9 @@ impl GpuMsm {
         Plan::new(self.curve, &self.constants, n, options, limit, &profile)
     }
 
-    fn pipeline(&self, stage: &str) -> &wgpu::ComputePipeline {
-        &self
-            .pipelines
-            .iter()
-            .find(|(s, _)| *s == stage)
-            .expect("known stage")
-            .1
+    fn pipeline(&self, stage: Stage) -> &(wgpu::ComputePipeline, wgpu::BindGroupLayout) {
+        let i = Stage::ALL.iter().position(|&s| s == stage);
+        &self.pipelines[i.expect("every stage is in Stage::ALL")]
     }
 
     /// Σ kᵢ·Pᵢ from canonical affine points ((0, 0) is the short-Weierstrass identity; the Edwards
@@ -382,9 +367,9 @@ impl GpuMsm {
 /// Refuses an adapter whose limits are below what the stages need, naming the limit: storage
 /// buffers bound by one stage (`smvp` and `smvp_combine` bind 7), and the workgroup size.
 pub fn check_limits(ctx: &GpuContext) -> Result<(), GpuError> {
-    let most_buffers = STAGES
+    let most_buffers = Stage::ALL
         .iter()
-        .map(|s| stage_bindings(s).len())
+        .map(|s| s.bindings().len())
         .max()
         .unwrap_or(0) as u64;
     let l = &ctx.limits;

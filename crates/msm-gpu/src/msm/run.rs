@@ -2,16 +2,17 @@
 //! with the same plan), the passes of each batch, and the read-back of the window sums, the input
 //! checks and the stage times in one transfer.
 
+use super::contract::{Binding, Params};
 use super::curve::{ADD_STEPS, WORKGROUP_SIZE};
 use super::plan::{FAN_IN, Plan};
 use super::upload::Uploader;
-use super::{GpuMsm, TimingSource};
+use super::{GpuMsm, Stage, TimingSource};
 use crate::transfer::{dispatch_grid, read_many};
 use crate::{GpuContext, GpuError};
 
-/// The words of msm.wgsl's `Params` that vary between passes.
+/// The members of [`Params`] that vary between passes; the others come from the plan.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-struct Params {
+struct Varying {
     n: u32,
     base: u32,
     level: u32,
@@ -19,19 +20,27 @@ struct Params {
     stride: u32,
 }
 
-/// Bytes of one `Params` record in WGSL (14 u32).
-const PARAMS_BYTES: u64 = 14 * 4;
+impl Varying {
+    /// The whole record of a pass of `plan`.
+    fn record(self, plan: &Plan) -> Params {
+        Params {
+            n: self.n,
+            base: self.base,
+            windows: plan.windows,
+            window_bits: plan.window_bits,
+            buckets: plan.buckets,
+            segments: plan.segments,
+            threads: plan.smvp_threads(self.n as usize),
+            fan_in: FAN_IN,
+            level: self.level,
+            chunks: self.chunks,
+            stride: self.stride,
+            add_steps: ADD_STEPS,
+            ..Params::default()
+        }
+    }
+}
 
-// Buffers, indexed as msm.wgsl's bindings (binding 13, `errors`, is the head of RESULTS).
-const PARAMS: usize = 0;
-const POINTS_IN: usize = 1;
-const POINTS: usize = 2;
-const SCALARS: usize = 3;
-const COUNTS: usize = 5;
-const RESULTS: usize = 10;
-const HEADS_IN: usize = 11;
-const HEADS_OUT: usize = 12;
-const ERRORS: u32 = 13;
 /// `errors[0]`: least 2·i + c over coordinates c of points i that are not below p; `errors[1]`:
 /// least index of a scalar not below r; `u32::MAX` where there is none.
 pub const NO_ERROR: u32 = u32::MAX;
@@ -39,13 +48,15 @@ pub const NO_ERROR: u32 = u32::MAX;
 /// Device memory and bind groups for one plan.
 pub(super) struct Resources {
     plan: Plan,
-    buffers: Vec<wgpu::Buffer>,
-    /// Bytes before the window sums in the RESULTS buffer: the errors, padded to the offset alignment.
+    /// Indexed by [`Binding`]: each binding's buffer; `None` for the errors, which sit at the head
+    /// of the window sums' buffer so that one read-back fetches both.
+    buffers: Vec<Option<wgpu::Buffer>>,
+    /// Bytes before the window sums in their buffer: the errors, padded to the offset alignment.
     header_bytes: u64,
     /// Parameter records, in the order of their offsets in the params buffer.
-    records: Vec<Params>,
+    records: Vec<Varying>,
     record_bytes: u64,
-    bind_groups: Vec<((&'static str, usize, bool), wgpu::BindGroup)>,
+    bind_groups: Vec<((Stage, usize, bool), wgpu::BindGroup)>,
     /// Timestamp queries (two per pass) and the buffer they resolve into.
     queries: Option<(wgpu::QuerySet, wgpu::Buffer, u32)>,
     uploader: Uploader,
@@ -58,7 +69,7 @@ impl Resources {
         let (batch, windows, buckets) = (plan.batch, plan.windows as usize, plan.buckets as usize);
         let align = ctx.limits.min_storage_buffer_offset_alignment as u64;
         let records = records(plan);
-        let record_bytes = PARAMS_BYTES.next_multiple_of(align);
+        let record_bytes = Params::BYTES.next_multiple_of(align);
         let header_bytes = 8u64.next_multiple_of(align);
         let buffer = |label: &str, words: usize, usage: wgpu::BufferUsages| {
             ctx.device.create_buffer(&wgpu::BufferDescriptor {
@@ -68,62 +79,40 @@ impl Resources {
                 mapped_at_creation: false,
             })
         };
-        let storage = wgpu::BufferUsages::STORAGE;
+        // COPY_SRC on every buffer: the stage tests read intermediates back (msm::inspect).
+        let none = wgpu::BufferUsages::empty();
         let copy_dst = wgpu::BufferUsages::COPY_DST;
         let heads = plan.smvp_passes(batch)[0].invocations as usize * point_words;
-        let buffers = vec![
-            buffer(
-                "params",
-                records.len() * record_bytes as usize / 4,
-                storage | copy_dst,
-            ),
-            buffer(
-                "points_in",
-                batch * 2 * msm.curve.coord_words(),
-                storage | copy_dst,
-            ),
-            buffer("points", batch * 2 * limbs, storage),
-            buffer("scalars", batch * 8, storage | copy_dst),
-            buffer("digits", windows * batch, storage),
-            buffer("counts", windows * (buckets + 1), storage | copy_dst),
-            buffer("offsets", windows * (buckets + 2), storage),
-            buffer("entries", windows * batch, storage),
-            buffer("buckets", windows * (buckets + 1) * point_words, storage),
-            buffer(
-                "partials",
-                windows * plan.segments as usize * point_words,
-                storage,
-            ),
-            buffer(
-                "errors and window sums",
-                header_bytes as usize / 4 + windows * point_words,
-                storage | copy_dst | wgpu::BufferUsages::COPY_SRC,
-            ),
-            buffer("heads A", heads, storage),
-            buffer("heads B", heads, storage),
-        ];
+        let buffers = Binding::ALL
+            .iter()
+            .map(|&b| {
+                let (words, usage) = match b {
+                    Binding::Params => (records.len() * record_bytes as usize / 4, copy_dst),
+                    Binding::PointsIn => (batch * 2 * msm.curve.coord_words(), copy_dst),
+                    Binding::Points => (batch * 2 * limbs, none),
+                    Binding::Scalars => (batch * 8, copy_dst),
+                    Binding::Digits | Binding::Entries => (windows * batch, none),
+                    Binding::Counts => (windows * (buckets + 1), copy_dst),
+                    Binding::Offsets => (windows * (buckets + 2), none),
+                    Binding::Buckets => (windows * (buckets + 1) * point_words, none),
+                    Binding::Partials => (windows * plan.segments as usize * point_words, none),
+                    Binding::WindowSums => {
+                        (header_bytes as usize / 4 + windows * point_words, copy_dst)
+                    }
+                    Binding::HeadsIn | Binding::HeadsOut => (heads, none),
+                    Binding::Errors => return None,
+                };
+                let usage = usage | wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC;
+                Some(buffer(b.info().name, words, usage))
+            })
+            .collect::<Vec<_>>();
         let mut bytes = vec![0u8; records.len() * record_bytes as usize];
         for (i, r) in records.iter().enumerate() {
-            let words = [
-                r.n,
-                r.base,
-                plan.windows,
-                plan.window_bits,
-                plan.buckets,
-                plan.segments,
-                plan.smvp_threads(r.n as usize),
-                FAN_IN,
-                r.level,
-                r.chunks,
-                r.stride,
-                0,
-                ADD_STEPS,
-                0,
-            ];
-            bytes[i * record_bytes as usize..][..PARAMS_BYTES as usize]
-                .copy_from_slice(bytemuck::cast_slice(&words));
+            bytes[i * record_bytes as usize..][..Params::BYTES as usize]
+                .copy_from_slice(bytemuck::bytes_of(&r.record(plan)));
         }
-        ctx.queue.write_buffer(&buffers[PARAMS], 0, &bytes);
+        let params = buffers[Binding::Params as usize].as_ref().expect("own buffer");
+        ctx.queue.write_buffer(params, 0, &bytes);
         let queries = timestamps.then(|| {
             let passes_per_batch = plan.smvp_passes(plan.batch).len() + 4;
             let count = 2
@@ -159,6 +148,12 @@ impl Resources {
         self.plan == *plan && self.queries.is_some() == timestamps
     }
 
+    /// The buffer of binding `b` (the errors' is the window sums' buffer).
+    pub(super) fn buffer(&self, b: Binding) -> &wgpu::Buffer {
+        let own = if b == Binding::Errors { Binding::WindowSums } else { b };
+        self.buffers[own as usize].as_ref().expect("every other binding has a buffer")
+    }
+
     /// The bind group of `stage` with parameter record `params`; `swap` exchanges the two head
     /// buffers (each combine level reads the slots the level below wrote). `points`, where given,
     /// stands in for the batch's converted points (resident bases); such groups are not kept,
@@ -167,8 +162,8 @@ impl Resources {
         &mut self,
         ctx: &GpuContext,
         msm: &GpuMsm,
-        stage: &'static str,
-        params: Params,
+        stage: Stage,
+        params: Varying,
         swap: bool,
         points: Option<&wgpu::Buffer>,
     ) -> wgpu::BindGroup {
@@ -178,42 +173,44 @@ impl Resources {
             .position(|r| *r == params)
             .expect("every pass's record is written in Resources::new");
         let key = (stage, record, swap);
-        let points = points.filter(|_| super::stage_bindings(stage).contains(&(POINTS as u32)));
+        let points = points.filter(|_| stage.bindings().contains(&Binding::Points));
         if points.is_none()
             && let Some((_, group)) = self.bind_groups.iter().find(|(k, _)| *k == key)
         {
             return group.clone();
         }
-        let entries: Vec<wgpu::BindGroupEntry> = super::stage_bindings(stage)
+        let (heads_in, heads_out) = match swap {
+            false => (Binding::HeadsIn, Binding::HeadsOut),
+            true => (Binding::HeadsOut, Binding::HeadsIn),
+        };
+        let entries: Vec<wgpu::BindGroupEntry> = stage
+            .bindings()
             .iter()
             .map(|&b| {
-                let resource = match b as usize {
-                    PARAMS => slice(
-                        &self.buffers[PARAMS],
+                let resource = match b {
+                    Binding::Params => slice(
+                        self.buffer(b),
                         record as u64 * self.record_bytes,
-                        Some(PARAMS_BYTES),
+                        Some(Params::BYTES),
                     ),
-                    RESULTS => slice(&self.buffers[RESULTS], self.header_bytes, None),
-                    HEADS_IN => {
-                        self.buffers[if swap { HEADS_OUT } else { HEADS_IN }].as_entire_binding()
+                    Binding::WindowSums => slice(self.buffer(b), self.header_bytes, None),
+                    Binding::Errors => slice(self.buffer(b), 0, Some(self.header_bytes)),
+                    Binding::HeadsIn => self.buffer(heads_in).as_entire_binding(),
+                    Binding::HeadsOut => self.buffer(heads_out).as_entire_binding(),
+                    Binding::Points if points.is_some() => {
+                        points.expect("checked").as_entire_binding()
                     }
-                    HEADS_OUT => {
-                        self.buffers[if swap { HEADS_IN } else { HEADS_OUT }].as_entire_binding()
-                    }
-                    _ if b == ERRORS => slice(&self.buffers[RESULTS], 0, Some(self.header_bytes)),
-                    POINTS if points.is_some() => points.expect("checked").as_entire_binding(),
-                    i => self.buffers[i].as_entire_binding(),
+                    _ => self.buffer(b).as_entire_binding(),
                 };
                 wgpu::BindGroupEntry {
-                    binding: b,
+                    binding: b.index(),
                     resource,
                 }
             })
             .collect();
-        let layout = msm.pipeline(stage).get_bind_group_layout(0);
         let group = ctx.device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some(stage),
-            layout: &layout,
+            label: Some(stage.entry_point()),
+            layout: &msm.pipeline(stage).1,
             entries: &entries,
         });
         if points.is_none() {
@@ -232,22 +229,22 @@ fn slice(buffer: &wgpu::Buffer, offset: u64, size: Option<u64>) -> wgpu::Binding
 }
 
 /// Every distinct parameter record the MSM's passes use.
-fn records(plan: &Plan) -> Vec<Params> {
-    let mut out = vec![Params::default()];
-    let mut add = |p: Params| {
+fn records(plan: &Plan) -> Vec<Varying> {
+    let mut out = vec![Varying::default()];
+    let mut add = |p: Varying| {
         if !out.contains(&p) {
             out.push(p);
         }
     };
     for range in plan.batch_ranges() {
         let (n, base) = (range.len() as u32, range.start as u32);
-        add(Params {
+        add(Varying {
             n,
             base,
             ..Default::default()
         });
         for pass in plan.smvp_passes(n as usize) {
-            add(Params {
+            add(Varying {
                 n,
                 base,
                 level: pass.level,
@@ -258,7 +255,7 @@ fn records(plan: &Plan) -> Vec<Params> {
     }
     let mut stride = plan.segments / 2;
     while stride >= 1 {
-        add(Params {
+        add(Varying {
             stride,
             ..Default::default()
         });
@@ -285,7 +282,7 @@ pub(super) struct Readback {
     /// `errors[1]` when set: the index of the first scalar not below r.
     pub bad_scalar: Option<u32>,
     /// Seconds per stage (empty without stage timing).
-    pub stages: Vec<(&'static str, f64)>,
+    pub stages: Vec<(Stage, f64)>,
 }
 
 /// The passes of one MSM, recorded into command encoders and submitted once per batch.
@@ -296,8 +293,8 @@ pub(super) struct Run<'a> {
     encoder: Option<wgpu::CommandEncoder>,
     timing: TimingSource,
     /// Stage of each timestamped pass, in order.
-    passes: Vec<&'static str>,
-    host_times: Vec<(&'static str, f64)>,
+    passes: Vec<Stage>,
+    host_times: Vec<(Stage, f64)>,
     /// Host seconds spent putting the input into staging memory.
     pub(super) upload_seconds: f64,
     now: &'a dyn Fn() -> f64,
@@ -314,7 +311,7 @@ impl<'a> Run<'a> {
         now: &'a dyn Fn() -> f64,
     ) -> Self {
         ctx.queue.write_buffer(
-            &res.buffers[RESULTS],
+            res.buffer(Binding::Errors),
             0,
             bytemuck::cast_slice(&[NO_ERROR, NO_ERROR]),
         );
@@ -330,6 +327,11 @@ impl<'a> Run<'a> {
             now,
             points: None,
         }
+    }
+
+    /// The buffers the passes use.
+    pub(super) fn resources(&self) -> &Resources {
+        &self.res
     }
 
     /// Gives the resources back for the next MSM with the same plan.
@@ -354,8 +356,8 @@ impl<'a> Run<'a> {
     /// Records one stage over `workgroups` workgroups (of `prefix`: one per window).
     async fn pass(
         &mut self,
-        stage: &'static str,
-        params: Params,
+        stage: Stage,
+        params: Varying,
         swap: bool,
         workgroups: u32,
     ) -> Result<(), GpuError> {
@@ -371,7 +373,7 @@ impl<'a> Run<'a> {
             self.passes.push(stage);
         }
         let start = (self.now)();
-        let pipeline = self.msm.pipeline(stage).clone();
+        let pipeline = self.msm.pipeline(stage).0.clone();
         let bind_group = self.res.bind_group(
             self.ctx,
             self.msm,
@@ -384,7 +386,7 @@ impl<'a> Run<'a> {
             let mut pass = self
                 .encoder()
                 .begin_compute_pass(&wgpu::ComputePassDescriptor {
-                    label: Some(stage),
+                    label: Some(stage.entry_point()),
                     timestamp_writes,
                 });
             pass.set_pipeline(&pipeline);
@@ -412,8 +414,8 @@ impl<'a> Run<'a> {
         let groups = |threads: usize| (threads as u32).div_ceil(WORKGROUP_SIZE);
         if base == 0 {
             self.pass(
-                "init_buckets",
-                Params::default(),
+                Stage::InitBuckets,
+                Varying::default(),
                 false,
                 groups(plan.windows as usize * (plan.buckets as usize + 1)),
             )
@@ -421,10 +423,10 @@ impl<'a> Run<'a> {
         }
         let start = (self.now)();
         let (points_in, scalars_in) = (
-            self.res.buffers[POINTS_IN].clone(),
-            self.res.buffers[SCALARS].clone(),
+            self.res.buffer(Binding::PointsIn).clone(),
+            self.res.buffer(Binding::Scalars).clone(),
         );
-        let p = Params {
+        let p = Varying {
             n,
             base,
             ..Default::default()
@@ -437,7 +439,7 @@ impl<'a> Run<'a> {
                     .await?;
                 self.upload_seconds += (self.now)() - start;
                 self.points = None;
-                self.pass("convert_points", p, false, groups(n as usize))
+                self.pass(Stage::ConvertPoints, p, false, groups(n as usize))
                     .await?;
             }
             BatchPoints::Resident(converted) => {
@@ -449,18 +451,20 @@ impl<'a> Run<'a> {
                 self.points = Some(converted.clone());
             }
         }
-        let counts = self.res.buffers[COUNTS].clone();
+        let counts = self.res.buffer(Binding::Counts).clone();
         self.encoder().clear_buffer(&counts, 0, None);
-        self.pass("decompose", p, false, groups(n as usize)).await?;
-        self.pass("prefix", p, false, plan.windows).await?;
-        self.pass("scatter", p, false, groups(n as usize)).await?;
+        self.pass(Stage::Decompose, p, false, groups(n as usize))
+            .await?;
+        self.pass(Stage::Prefix, p, false, plan.windows).await?;
+        self.pass(Stage::Scatter, p, false, groups(n as usize))
+            .await?;
         for pass in plan.smvp_passes(n as usize) {
             let stage = if pass.level == 0 {
-                "smvp"
+                Stage::Smvp
             } else {
-                "smvp_combine"
+                Stage::SmvpCombine
             };
-            let params = Params {
+            let params = Varying {
                 n,
                 base,
                 level: pass.level,
@@ -490,19 +494,19 @@ impl<'a> Run<'a> {
         out: &wgpu::Buffer,
     ) -> Result<(), GpuError> {
         let n = points.len() / (2 * self.msm.curve.coord_words());
-        let points_in = self.res.buffers[POINTS_IN].clone();
+        let points_in = self.res.buffer(Binding::PointsIn).clone();
         self.res
             .uploader
             .upload(self.ctx, &[(&points_in, points)])
             .await?;
         self.points = Some(out.clone());
-        let p = Params {
+        let p = Varying {
             n: n as u32,
             base: base as u32,
             ..Default::default()
         };
         self.pass(
-            "convert_points",
+            Stage::ConvertPoints,
             p,
             false,
             (n as u32).div_ceil(WORKGROUP_SIZE),
@@ -516,16 +520,16 @@ impl<'a> Run<'a> {
     /// The first bad coordinate the conversions found (2·point + coordinate), if any.
     pub(super) async fn bad_coordinate(&mut self) -> Result<Option<u32>, GpuError> {
         self.submit();
-        let words = read_many(self.ctx, &[(&self.res.buffers[RESULTS], 2)]).await?;
+        let words = read_many(self.ctx, &[(self.res.buffer(Binding::Errors), 2)]).await?;
         Ok((words[0] != NO_ERROR).then_some(words[0]))
     }
 
     /// Reduction and fold, then one read-back of the checks, the window sums and the stage times.
     pub(super) async fn finish(&mut self) -> Result<Readback, GpuError> {
         let (windows, segments) = (self.res.plan.windows as usize, self.res.plan.segments);
-        let none = Params::default();
+        let none = Varying::default();
         self.pass(
-            "reduce",
+            Stage::Reduce,
             none,
             false,
             ((windows * segments as usize) as u32).div_ceil(WORKGROUP_SIZE),
@@ -534,8 +538,8 @@ impl<'a> Run<'a> {
         let mut stride = segments / 2;
         while stride >= 1 {
             self.pass(
-                "fold",
-                Params { stride, ..none },
+                Stage::Fold,
+                Varying { stride, ..none },
                 false,
                 ((windows * stride as usize) as u32).div_ceil(WORKGROUP_SIZE),
             )
@@ -543,7 +547,7 @@ impl<'a> Run<'a> {
             stride /= 2;
         }
         self.pass(
-            "window_out",
+            Stage::WindowOut,
             none,
             false,
             (windows as u32).div_ceil(WORKGROUP_SIZE),
@@ -557,7 +561,7 @@ impl<'a> Run<'a> {
             self.encoder().resolve_query_set(&set, 0..used, &resolve, 0);
         }
         self.submit();
-        let mut sources = vec![(&self.res.buffers[RESULTS], result_words)];
+        let mut sources = vec![(self.res.buffer(Binding::WindowSums), result_words)];
         if let Some((_, resolve, _)) = &self.res.queries {
             sources.push((resolve, 2 * used as usize));
         }
@@ -573,8 +577,8 @@ impl<'a> Run<'a> {
     }
 
     /// Stage times in pipeline order, summed over repeats.
-    fn stage_times(&self, raw: &[u32]) -> Vec<(&'static str, f64)> {
-        let samples: Vec<(&'static str, f64)> =
+    fn stage_times(&self, raw: &[u32]) -> Vec<(Stage, f64)> {
+        let samples: Vec<(Stage, f64)> =
             if self.timing == TimingSource::GpuTimestamps && !raw.is_empty() {
                 let ticks: Vec<u64> = raw
                     .chunks(2)
@@ -589,7 +593,7 @@ impl<'a> Run<'a> {
             } else {
                 self.host_times.clone()
             };
-        let mut out: Vec<(&'static str, f64)> = Vec::new();
+        let mut out: Vec<(Stage, f64)> = Vec::new();
         for (stage, seconds) in samples {
             match out.iter_mut().find(|(s, _)| *s == stage) {
                 Some(entry) => entry.1 += seconds,

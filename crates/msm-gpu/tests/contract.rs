@@ -1,0 +1,171 @@
+//! The host/shader contract, checked by reflection: the assembled msm.wgsl of every curve, parsed
+//! and validated by naga (the WGSL front end wgpu itself uses), must declare `Params` with the
+//! members, offsets and sizes of `fastmsm_gpu::msm::contract::Params`, the bindings of
+//! `BINDINGS` (index, name, access, type), and entry points that use exactly the bindings each
+//! `Stage` lists. Runs on the CPU only: no device, no shader compile.
+#![cfg(not(target_arch = "wasm32"))]
+
+use std::collections::BTreeSet;
+use std::sync::OnceLock;
+
+use fastmsm_gpu::msm::contract::{Access, BINDINGS, Binding, Element, Params};
+use fastmsm_gpu::msm::{GpuCurve, Stage, shader_source};
+use naga::valid::ModuleInfo;
+use naga::{AddressSpace, ArraySize, Module, Scalar, StorageAccess, TypeInner};
+
+/// The parsed and validated module of every curve at 16-bit limbs (the layout does not depend on
+/// the width; 16 bits needs no 64-bit integers), parsed once for all tests.
+fn modules() -> &'static [(GpuCurve, Module, ModuleInfo)] {
+    static MODULES: OnceLock<Vec<(GpuCurve, Module, ModuleInfo)>> = OnceLock::new();
+    MODULES.get_or_init(|| GpuCurve::ALL.into_iter().map(parse).collect())
+}
+
+fn parse(curve: GpuCurve) -> (GpuCurve, Module, ModuleInfo) {
+    let k = fastmsm_mont::limb_constants(curve.base_field().params(), 16).unwrap();
+    let source = shader_source(curve, &k).unwrap();
+    let module = naga::front::wgsl::parse_str(&source)
+        .unwrap_or_else(|e| panic!("{}: {}", curve.name(), e.emit_to_string(&source)));
+    let info = naga::valid::Validator::new(
+        naga::valid::ValidationFlags::all(),
+        naga::valid::Capabilities::all(),
+    )
+    .validate(&module)
+    .unwrap_or_else(|e| panic!("{}: {e:?}", curve.name()));
+    (curve, module, info)
+}
+
+fn is_u32(inner: &TypeInner) -> bool {
+    *inner == TypeInner::Scalar(Scalar::U32)
+}
+
+/// Whether the type of a binding is what the table says.
+fn type_matches(module: &Module, ty: naga::Handle<naga::Type>, element: Element) -> bool {
+    let t = &module.types[ty];
+    match (element, &t.inner) {
+        (Element::Params, TypeInner::Struct { .. }) => t.name.as_deref() == Some("Params"),
+        (Element::U32s | Element::AtomicU32s, TypeInner::Array { base, size, .. }) => {
+            let base = &module.types[*base].inner;
+            *size == ArraySize::Dynamic
+                && match element {
+                    Element::U32s => is_u32(base),
+                    _ => *base == TypeInner::Atomic(Scalar::U32),
+                }
+        }
+        _ => false,
+    }
+}
+
+#[test]
+fn params_struct_matches_the_rust_record() {
+    for (curve, module, _) in modules() {
+        let (_, ty) = module
+            .types
+            .iter()
+            .find(|(_, t)| t.name.as_deref() == Some("Params"))
+            .unwrap_or_else(|| panic!("{}: no struct Params", curve.name()));
+        let TypeInner::Struct { members, span } = &ty.inner else {
+            panic!("{}: Params is not a struct", curve.name());
+        };
+        let shader: Vec<(String, usize, usize)> = members
+            .iter()
+            .map(|m| {
+                let inner = &module.types[m.ty].inner;
+                assert!(
+                    is_u32(inner),
+                    "{}: Params.{:?} is not u32",
+                    curve.name(),
+                    m.name
+                );
+                (
+                    m.name.clone().unwrap_or_default(),
+                    m.offset as usize,
+                    inner.size(module.to_ctx()) as usize,
+                )
+            })
+            .collect();
+        let rust: Vec<(String, usize, usize)> = Params::MEMBERS
+            .iter()
+            .map(|&(name, offset, size)| (name.to_string(), offset, size))
+            .collect();
+        assert_eq!(
+            shader,
+            rust,
+            "{}: Params members (name, offset, bytes), shader vs Rust",
+            curve.name()
+        );
+        assert_eq!(
+            *span as u64,
+            Params::BYTES,
+            "{}: bytes of Params",
+            curve.name()
+        );
+    }
+}
+
+#[test]
+fn bindings_match_the_table() {
+    for (i, row) in BINDINGS.iter().enumerate() {
+        assert_eq!(row.binding.index() as usize, i, "row {i} is not binding {i}");
+    }
+    for (curve, module, _) in modules() {
+        let mut seen = BTreeSet::new();
+        for (_, var) in module.global_variables.iter() {
+            let Some(rb) = &var.binding else { continue };
+            let name = var.name.as_deref().unwrap_or("?");
+            assert_eq!(rb.group, 0, "{}: {name} is not in group 0", curve.name());
+            let row = BINDINGS.get(rb.binding as usize).unwrap_or_else(|| {
+                panic!(
+                    "{}: @binding({}) {name} is not in BINDINGS",
+                    curve.name(),
+                    rb.binding
+                )
+            });
+            assert_eq!(name, row.name, "{}: name of @binding({})", curve.name(), rb.binding);
+            let access = match row.access {
+                Access::Read => StorageAccess::LOAD,
+                Access::ReadWrite => StorageAccess::LOAD | StorageAccess::STORE,
+            };
+            assert_eq!(
+                var.space,
+                AddressSpace::Storage { access },
+                "{}: address space of {name}",
+                curve.name()
+            );
+            assert!(
+                type_matches(module, var.ty, row.element),
+                "{}: type of {name} is not {:?}",
+                curve.name(),
+                row.element
+            );
+            seen.insert(rb.binding);
+        }
+        let table: BTreeSet<u32> = Binding::ALL.iter().map(|b| b.index()).collect();
+        assert_eq!(seen, table, "{}: bindings in the shader vs BINDINGS", curve.name());
+    }
+}
+
+#[test]
+fn each_stage_uses_exactly_its_bindings() {
+    for (curve, module, info) in modules() {
+        let names: BTreeSet<&str> = module.entry_points.iter().map(|e| e.name.as_str()).collect();
+        let stages: BTreeSet<&str> = Stage::ALL.iter().map(|s| s.entry_point()).collect();
+        assert_eq!(names, stages, "{}: entry points vs Stage::ALL", curve.name());
+        for (i, entry) in module.entry_points.iter().enumerate() {
+            let stage = Stage::from_name(&entry.name).expect("checked above");
+            let uses = info.get_entry_point(i);
+            let used: BTreeSet<u32> = module
+                .global_variables
+                .iter()
+                .filter(|(h, _)| !uses[*h].is_empty())
+                .filter_map(|(_, v)| v.binding.as_ref().map(|b| b.binding))
+                .collect();
+            let listed: BTreeSet<u32> = stage.bindings().iter().map(|b| b.index()).collect();
+            assert_eq!(
+                used,
+                listed,
+                "{} {stage}: bindings the entry point uses vs Stage::bindings",
+                curve.name()
+            );
+        }
+    }
+}
