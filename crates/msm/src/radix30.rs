@@ -12,14 +12,14 @@ use fastmsm_curves::Group;
 
 type TwinAffine<G> = <<G as Radix30Group>::Twin as Group>::Affine;
 
-/// A group with a twin over 30-bit limbs: [`TwinGroup<Radix30>`], with the twin group named
-/// here too (so `<G as Radix30Group>::Twin` reads as it did before the backends were one trait).
-pub trait Radix30Group: TwinGroup<Radix30, Twin = <Self as Radix30Group>::Twin> {
+/// A group with a twin over 30-bit limbs: [`TwinGroup<Radix30>`], with the twin group
+/// named `Twin` (`G::Twin`, `<G as Radix30Group>::Twin`).
+pub trait Radix30Group: TwinGroup<Radix30, Mapped = <Self as Radix30Group>::Twin> {
     /// The same group over the 30-bit field.
     type Twin: MsmGroup;
 }
 impl<G: TwinGroup<Radix30>> Radix30Group for G {
-    type Twin = <G as TwinGroup<Radix30>>::Twin;
+    type Twin = <G as TwinGroup<Radix30>>::Mapped;
 }
 
 /// [`via_twin`] over 30-bit limbs.

@@ -12,14 +12,14 @@ use fastmsm_curves::Group;
 
 type TwinAffine<G> = <<G as Radix51Group>::Twin as Group>::Affine;
 
-/// A group with a twin over 51-bit limbs: [`TwinGroup<Radix51>`], with the twin group named
-/// here too (so `<G as Radix51Group>::Twin` reads as it did before the backends were one trait).
-pub trait Radix51Group: TwinGroup<Radix51, Twin = <Self as Radix51Group>::Twin> {
+/// A group with a twin over 51-bit limbs: [`TwinGroup<Radix51>`], with the twin group
+/// named `Twin` (`G::Twin`, `<G as Radix51Group>::Twin`).
+pub trait Radix51Group: TwinGroup<Radix51, Mapped = <Self as Radix51Group>::Twin> {
     /// The same group over the 51-bit field.
     type Twin: MsmGroup;
 }
 impl<G: TwinGroup<Radix51>> Radix51Group for G {
-    type Twin = <G as TwinGroup<Radix51>>::Twin;
+    type Twin = <G as TwinGroup<Radix51>>::Mapped;
 }
 
 /// [`via_twin`] over 51-bit limbs.

@@ -22,12 +22,14 @@ use crate::scalar::Scalar;
 
 /// A group with a twin in the backend `B`, and the conversions the MSM needs.
 pub trait TwinGroup<B: Backend>: MsmGroup {
-    /// The same group over the twin field.
-    type Twin: MsmGroup;
+    /// The same group over the twin field. (Not named `Twin`: [`crate::radix30::Radix30Group`]
+    /// and [`crate::radix51::Radix51Group`] give it that name, and a group bounded by one of
+    /// them would otherwise see two `Twin`s.)
+    type Mapped: MsmGroup;
     /// An input point, converted.
-    fn affine_to_twin(p: &Self::Affine) -> <Self::Twin as Group>::Affine;
+    fn affine_to_twin(p: &Self::Affine) -> <Self::Mapped as Group>::Affine;
     /// The result, converted back.
-    fn from_twin(p: &Self::Twin) -> Self;
+    fn from_twin(p: &Self::Mapped) -> Self;
 }
 
 /// A short Weierstrass affine point on the twin curve.
@@ -40,7 +42,7 @@ fn sw_affine<B: Backend, C: SwTwin<B>>(p: &sw::Affine<C>) -> sw::Affine<C::Twin>
 }
 
 impl<B: Backend, C: SwTwin<B>> TwinGroup<B> for sw::Xyzz<C> {
-    type Twin = sw::Xyzz<C::Twin>;
+    type Mapped = sw::Xyzz<C::Twin>;
     fn affine_to_twin(p: &sw::Affine<C>) -> sw::Affine<C::Twin> {
         sw_affine::<B, C>(p)
     }
@@ -56,7 +58,7 @@ impl<B: Backend, C: SwTwin<B>> TwinGroup<B> for sw::Xyzz<C> {
 }
 
 impl<B: Backend, C: SwTwin<B>> TwinGroup<B> for sw::Jacobian<C> {
-    type Twin = sw::Jacobian<C::Twin>;
+    type Mapped = sw::Jacobian<C::Twin>;
     fn affine_to_twin(p: &sw::Affine<C>) -> sw::Affine<C::Twin> {
         sw_affine::<B, C>(p)
     }
@@ -71,7 +73,7 @@ impl<B: Backend, C: SwTwin<B>> TwinGroup<B> for sw::Jacobian<C> {
 }
 
 impl<B: Backend, C: TeTwin<B>> TwinGroup<B> for te::Extended<C> {
-    type Twin = te::Extended<C::Twin>;
+    type Mapped = te::Extended<C::Twin>;
     fn affine_to_twin(p: &te::Affine<C>) -> te::Affine<C::Twin> {
         te::Affine::new_unchecked(p.x.to_twin(), p.y.to_twin())
     }
@@ -89,7 +91,7 @@ impl<B: Backend, C: TeTwin<B>> TwinGroup<B> for te::Extended<C> {
 /// The points converted to the twin curve, once, for repeated MSMs over the same bases.
 pub fn twin_points<B: Backend, G: TwinGroup<B>>(
     points: &[G::Affine],
-) -> Vec<<G::Twin as Group>::Affine> {
+) -> Vec<<G::Mapped as Group>::Affine> {
     points.iter().map(G::affine_to_twin).collect()
 }
 
@@ -99,7 +101,7 @@ pub fn twin_points<B: Backend, G: TwinGroup<B>>(
 /// back. Same result, same errors, as the driver on the original group.
 pub fn via_twin<B: Backend, G: TwinGroup<B>>(
     points: &[G::Affine],
-    run: impl FnOnce(&[<G::Twin as Group>::Affine]) -> Result<G::Twin, MsmError>,
+    run: impl FnOnce(&[<G::Mapped as Group>::Affine]) -> Result<G::Mapped, MsmError>,
 ) -> Result<G, MsmError> {
     let twin = twin_points::<B, G>(points);
     run(&twin).map(|q| G::from_twin(&q))
