@@ -1,0 +1,223 @@
+// Batch-affine bucket accumulation: the SMVP's first level with affine additions that share one
+// field inversion (Montgomery's trick), for short Weierstrass curves (y² = x³ + b). Appended to
+// msm.wgsl only when the plan asks for it; host: crates/msm-gpu/src/msm/.
+//
+// Why: with the inverse of its denominator known, an affine addition costs three products
+// (λ = Δy·Δx⁻¹, λ², λ·(x₁ − x₃)) against ten for the mixed XYZZ addition of `smvp`. Montgomery's
+// trick gives the inverses of m denominators for one inversion and 3(m − 1) products, so an
+// addition costs about 6 + I/m products, I being the inversion's (about 1.5 products per bit of p
+// here, by Fermat). The m additions of a batch must be independent: one invocation runs LANES
+// accumulations side by side (lanes), each over its own L consecutive entries, and every round
+// adds one entry to each lane's affine sum under one shared inversion.
+//
+// Each lane is one of the chunks of the projective `smvp` (chunks of L entries, numbered across
+// windows), so `smvp_combine` and its head slots work unchanged. A lane's runs end in one of two
+// places: the run that began in an earlier lane goes to the lane's head slot (as in `smvp`), and
+// a run that begins its bucket is stored, affine, in `bucket_sums` (no arithmetic: a branch that
+// needed a product there would stall the other lanes), which `bucket_merge` then adds into the
+// projective buckets before the combine levels run.
+//
+// Exceptional additions stay inside the shared batch: P + P takes λ = 3x²/(2y) (denominator 2y),
+// P + (−P) empties the lane's sum, and an empty sum takes the next point as it is; the last two
+// contribute a denominator of one. Input points at infinity, (0, 0), are skipped.
+
+const LANES: u32 = {{AFFINE_LANES}}u;
+const INV_BITS: u32 = {{INV_BITS}}u;                                   // bit length of p − 2
+const INV_EXP = array<u32, COORD_WORDS>({{INV_EXP_WORDS}});              // p − 2, 32-bit words
+
+@group(0) @binding(14) var<storage, read_write> bucket_sums: array<u32>; // [window][bucket 0..=B]: affine x, y
+
+// Lane state bits, beside the bucket slot.
+const EMPTY: u32 = 1u;  // the lane's running sum is the point at infinity
+const BEGINS: u32 = 2u; // the current run begins its bucket (else it goes to the lane's head slot)
+
+// What a lane does this round (forward and backward passes agree: both derive it from the same
+// sum and point).
+const SKIP: u32 = 0u;
+const TAKE: u32 = 1u;   // empty sum: the point becomes the sum
+const CANCEL: u32 = 2u; // P + (−P): the sum becomes empty
+const ADD: u32 = 3u;
+const DOUBLE: u32 = 4u;
+
+// ANCHOR: field_inverse
+// a⁻¹ = a^(p−2) (Fermat), square-and-multiply from the top bit of p − 2, one product per step
+// through one mont_mul call: a multiply step follows each square step whose bit is set. In
+// Montgomery form throughout (aR)^(p−2)·R^{-(p−3)} = a⁻¹R. a must be nonzero.
+fn field_inverse(a: Big) -> Big {
+    var r = a;                // the top bit of p − 2 is set
+    var bit = INV_BITS - 1u;  // bits of the exponent still to take
+    var multiply = false;     // this step multiplies by a (else it squares)
+    loop {
+        if (!multiply && bit == 0u) { break; }
+        var y = r;
+        if (multiply) {
+            y = a;
+        } else {
+            bit -= 1u;
+        }
+        r = mont_mul(r, y);
+        multiply = !multiply && ((INV_EXP[bit / 32u] >> (bit % 32u)) & 1u) == 1u;
+    }
+    return r;
+}
+// ANCHOR_END: field_inverse
+
+fn affine_at(i: u32) -> Affine {
+    var a: Affine;
+    let base = i * 2u * NUM_LIMBS;
+    for (var l = 0u; l < NUM_LIMBS; l++) {
+        a.x[l] = bucket_sums[base + l];
+        a.y[l] = bucket_sums[base + NUM_LIMBS + l];
+    }
+    return a;
+}
+
+fn store_affine(i: u32, a: Affine) {
+    let base = i * 2u * NUM_LIMBS;
+    for (var l = 0u; l < NUM_LIMBS; l++) {
+        bucket_sums[base + l] = a.x[l];
+        bucket_sums[base + NUM_LIMBS + l] = a.y[l];
+    }
+}
+
+fn lane_kind(live: bool, p: Affine, sum: Affine, state: u32) -> u32 {
+    if (!live || affine_is_identity(p)) { return SKIP; }
+    if ((state & EMPTY) != 0u) { return TAKE; }
+    if (big_eq(p.x, sum.x)) {
+        if (big_eq(p.y, sum.y)) { return DOUBLE; }
+        return CANCEL;
+    }
+    return ADD;
+}
+
+fn lane_denominator(kind: u32, p: Affine, sum: Affine) -> Big {
+    if (kind == ADD) { return field_sub(p.x, sum.x); }
+    if (kind == DOUBLE) { return field_double(sum.y); }
+    return ONE_MONT;
+}
+
+// ANCHOR: smvp_affine
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn smvp_affine(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
+    let first_lane = invocation(gid, groups) * LANES;
+    let k = chunk_size(); // L: entries per lane (chunk)
+    var sum_x: array<Big, LANES>;
+    var sum_y: array<Big, LANES>;
+    var prefix: array<Big, LANES>; // product of this round's denominators of lanes 0..s−1
+    var next: array<u32, LANES>;   // the lane's next entry
+    var stop: array<u32, LANES>;   // one past the lane's last entry
+    var run_end: array<u32, LANES>;
+    var slot: array<u32, LANES>;   // bucket slot of the current run
+    var state: array<u32, LANES>;
+    var window: array<u32, LANES>;
+    // Lanes are consecutive chunks; walk the windows once for all of them.
+    var at = chunk_window(first_lane, k);
+    for (var s = 0u; s < LANES; s++) {
+        let g = first_lane + s;
+        while (at.x < params.windows && g >= at.y + (window_entries(at.x) + k - 1u) / k) {
+            at = vec2<u32>(at.x + 1u, at.y + (window_entries(at.x) + k - 1u) / k);
+        }
+        next[s] = 0u;
+        stop[s] = 0u;
+        if (at.x >= params.windows) { continue; }
+        let j = at.x;
+        let row = j * (params.buckets + 2u);
+        let start = (g - at.y) * k;
+        let end = min(start + k, window_entries(j));
+        let b = entry_bucket(j, start);
+        window[s] = j;
+        next[s] = start;
+        stop[s] = end;
+        slot[s] = j * (params.buckets + 1u) + b;
+        run_end[s] = min(offsets[row + b + 1u], end);
+        state[s] = EMPTY | select(0u, BEGINS, offsets[row + b] == start);
+    }
+    for (var r = 0u; r < k; r++) {
+        var running = ONE_MONT;
+        var busy = false; // some lane still has entries
+        for (var s = 0u; s < LANES; s++) {
+            let e = next[s];
+            let live = e < stop[s];
+            busy = busy || live;
+            var p: Affine;
+            if (live) {
+                p = entry_affine(entries[window[s] * params.n + e]);
+            }
+            let kind = lane_kind(live, p, Affine(sum_x[s], sum_y[s]), state[s]);
+            prefix[s] = running;
+            if (kind == ADD || kind == DOUBLE) {
+                running = mont_mul(running, lane_denominator(kind, p, Affine(sum_x[s], sum_y[s])));
+            }
+        }
+        if (!busy) { break; }
+        // No addition this round leaves running = 1, which is its own inverse.
+        var inverse = running;
+        if (!big_eq(running, ONE_MONT)) {
+            inverse = field_inverse(running);
+        }
+        for (var t = 0u; t < LANES; t++) {
+            let s = LANES - 1u - t;
+            let e = next[s];
+            if (e >= stop[s]) { continue; }
+            let p = entry_affine(entries[window[s] * params.n + e]);
+            let sum = Affine(sum_x[s], sum_y[s]);
+            let kind = lane_kind(true, p, sum, state[s]);
+            if (kind == TAKE) {
+                sum_x[s] = p.x;
+                sum_y[s] = p.y;
+                state[s] &= ~EMPTY;
+            } else if (kind == CANCEL) {
+                state[s] |= EMPTY;
+            } else if (kind == ADD || kind == DOUBLE) {
+                // 1/den_s = (den_0 ⋯ den_s)⁻¹ · (den_0 ⋯ den_{s−1}); then drop den_s.
+                let lane_inverse = mont_mul(inverse, prefix[s]);
+                inverse = mont_mul(inverse, lane_denominator(kind, p, sum));
+                var numerator = field_sub(p.y, sum.y);
+                if (kind == DOUBLE) {
+                    let xx = mont_mul(sum.x, sum.x);
+                    numerator = field_add(field_double(xx), xx);
+                }
+                let lambda = mont_mul(numerator, lane_inverse);
+                let x3 = field_sub(field_sub(mont_mul(lambda, lambda), sum.x), p.x);
+                sum_y[s] = field_sub(mont_mul(lambda, field_sub(sum.x, x3)), sum.y);
+                sum_x[s] = x3;
+            }
+            next[s] = e + 1u;
+            if (e + 1u == run_end[s]) {
+                // The run is complete in this lane: out to the bucket's sum or the head slot.
+                let empty = (state[s] & EMPTY) != 0u;
+                if ((state[s] & BEGINS) != 0u) {
+                    var out = Affine(sum_x[s], sum_y[s]);
+                    if (empty) {
+                        out = Affine(Big(), Big());
+                    }
+                    store_affine(slot[s], out);
+                } else if (empty) {
+                    write_head(first_lane + s, point_identity());
+                } else {
+                    write_head(first_lane + s, Point(sum_x[s], sum_y[s], ONE_MONT, ONE_MONT));
+                }
+                if (e + 1u < stop[s]) {
+                    let j = window[s];
+                    let row = j * (params.buckets + 2u);
+                    let b = entry_bucket(j, e + 1u);
+                    slot[s] = j * (params.buckets + 1u) + b;
+                    run_end[s] = min(offsets[row + b + 1u], stop[s]);
+                    state[s] = EMPTY | BEGINS;
+                }
+            }
+        }
+    }
+}
+// ANCHOR_END: smvp_affine
+
+// One invocation per bucket slot: the batch's affine bucket sums into the projective buckets,
+// before the combine levels add the head slots. Slots no lane began this batch hold (0, 0).
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn bucket_merge(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
+    let id = invocation(gid, groups);
+    if (id >= params.windows * (params.buckets + 1u)) { return; }
+    let a = affine_at(id);
+    if (affine_is_identity(a)) { return; }
+    write_bucket(id, point_add_affine(read_bucket(id), a));
+}
