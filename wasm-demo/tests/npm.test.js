@@ -13,7 +13,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { serveBook } from '../lib/serve.js';
-import { launchChromium, recordProblems } from '../lib/browser.js';
+import { launchChromium } from '../lib/browser.js';
+import { openPage } from './harness.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 // The `msm` tool: built by `cargo test` (its tests run it) or `cargo build -p fastmsm-cli`.
@@ -126,9 +127,7 @@ after(async () => {
 
 async function open(server) {
   const context = await browser.newContext();
-  const page = await context.newPage();
-  const problems = await recordProblems(page, new URL(server.url).origin);
-  await page.goto(server.url, { waitUntil: 'load' });
+  const { page, problems } = await openPage(context, server);
   await page.waitForFunction(() => document.title === 'ready');
   return { context, page, problems };
 }
