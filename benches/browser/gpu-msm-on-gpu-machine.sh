@@ -3,6 +3,10 @@
 # headless Chromium on the NVIDIA GPU machine, WebGPU on Vulkan. Chromium staged as for
 # threads-on-gpu-machine.sh; the built site in .site/; .gl/ unpacked (the Vulkan loader).
 #   OUT=DIR JOBS='[{…gpu-msm params…}, …]' bash benches/browser/gpu-msm-on-gpu-machine.sh
+# Job params beyond the widget's form: "upload" may list several paths (one row each, same page),
+# "wait_after_upload": true adds a wait until the GPU has the input (diagnostic). Each row carries
+# the host timeline of its median run (host_trace_of_median_run); the end of this script prints it
+# summed by kind (benches/browser/host-trace.py --brief), the full timelines go to OUT/host-trace.txt.
 # Flags (benches/README.md): ANGLE composites on SwiftShader, which has the headless
 # surface extension, so Chrome counts GL as hardware and Dawn's high-performance adapter is the GPU.
 set -eu
@@ -25,4 +29,8 @@ python3 benches/browser/drive.py --site .site --out "$OUT" --chrome "$RT/chromiu
   --use-angle=vulkan --disable-vulkan-surface --disable-background-networking --disable-component-update \
   --disable-sync --disable-dev-shm-usage --user-data-dir=/tmp/ud-gpu-msm || status=$?
 kill $clocks 2>/dev/null || true
+if [ -s "$OUT/result.jsonl" ]; then
+  python3 benches/browser/host-trace.py "$OUT" > "$OUT/host-trace.txt" || true
+  python3 benches/browser/host-trace.py --brief "$OUT" || true
+fi
 exit $status
