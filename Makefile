@@ -123,7 +123,7 @@ gpu-bench-bin:
 	mkdir -p .gl .bin /tmp/amd64/partial
 	o='-oAPT::Architecture=amd64 -oAPT::Architectures=amd64 -oDir::State::Lists=/tmp/amd64'; \
 		apt-get $$o update -qq && cd .gl && apt-get $$o download libvulkan1 libegl1 libglvnd0 libopengl0 libgl1 libglx0 libgles2
-	cargo build --release -p fastmsm-gpu --bin wgsl-mont-bench --example msm_bench --example upload_probe --example pipeline_stats
+	cargo build --release -p fastmsm-gpu --features experiments --bin wgsl-mont-bench --example msm_bench --example upload_probe --example pipeline_stats
 	cp target/release/wgsl-mont-bench target/release/examples/msm_bench target/release/examples/upload_probe target/release/examples/pipeline_stats .bin/
 	strip .bin/wgsl-mont-bench .bin/msm_bench .bin/upload_probe .bin/pipeline_stats
 	git rev-parse --short HEAD > .bin/COMMIT

@@ -27,16 +27,116 @@ use ark_ff::UniformRand;
 use ark_std::rand::{Rng, SeedableRng, rngs::StdRng};
 use fastmsm_gpu::calibrate::{self, ProfileRequest};
 use fastmsm_gpu::msm::{
-    AffineOut, GpuCurve, GpuMsm, GpuPoint, MsmOptions, pack_points, pack_scalars,
+    AffineOut, GpuCurve, GpuMsm, GpuPoint, MsmOptions, MsmOutput, pack_points, pack_scalars,
 };
 use fastmsm_gpu::testing::block_on;
 use fastmsm_gpu::{DeviceProfile, GpuContext};
 use fastmsm_mont::Canonical;
 use serde_json::json;
 
+#[cfg(feature = "experiments")]
 #[path = "common/shader_edits.rs"]
 mod shader_edits;
-use shader_edits::edit;
+
+/// The MSM's pipelines, from the shaders as they are (`edit` "none") or from an edit of them
+/// (`--edits`, with the cargo feature `experiments`).
+fn build(ctx: &GpuContext, curve: GpuCurve, limb_bits: u32, edit: &str) -> GpuMsm {
+    if edit == "none" {
+        return block_on(GpuMsm::with_limb_bits(ctx, curve, limb_bits)).expect("pipelines");
+    }
+    #[cfg(feature = "experiments")]
+    return block_on(GpuMsm::with_source_edit(ctx, curve, limb_bits, &|s| {
+        shader_edits::edit(edit, s)
+    }))
+    .expect("pipelines");
+    #[cfg(not(feature = "experiments"))]
+    panic!("--edits {edit} needs --features experiments");
+}
+
+/// One configuration's timed runs: the seconds of each, sorted, and the median run's breakdown.
+struct Timed {
+    sorted: Vec<f64>,
+    median_run: MsmOutput,
+    verified: bool,
+}
+
+impl Timed {
+    fn median(&self) -> f64 {
+        self.sorted[self.sorted.len() / 2]
+    }
+
+    /// The line printed per configuration: median, range, verification.
+    fn summary(&self) -> String {
+        let ms = |s: f64| s * 1e3;
+        let (first, last) = (self.sorted[0], self.sorted[self.sorted.len() - 1]);
+        format!(
+            "median {:.2} ms [{:.2}, {:.2}], verified {}",
+            ms(self.median()),
+            ms(first),
+            ms(last),
+            self.verified
+        )
+    }
+
+    /// One results entry: `params` plus the median run's breakdown and the timing summary.
+    fn entry(&self, name: &str, mut params: serde_json::Value) -> serde_json::Value {
+        let out = &self.median_run;
+        params["host_ms_of_median_run"] = out
+            .host
+            .iter()
+            .map(|(s, t)| json!({"phase": s, "ms": t * 1e3}))
+            .collect();
+        params["stages_ms_of_median_run"] = out
+            .stages
+            .iter()
+            .map(|(s, t)| json!({"stage": s.entry_point(), "ms": t * 1e3}))
+            .collect();
+        params["seconds"] = json!(self.sorted);
+        json!({
+            "name": name, "params": params, "unit": "ms",
+            "median": self.median() * 1e3, "min": self.sorted[0] * 1e3,
+            "max": self.sorted[self.sorted.len() - 1] * 1e3,
+            "samples": self.sorted.len(), "verified": self.verified,
+        })
+    }
+}
+
+/// Warm-up (at least 3 runs and 1 s, so the GPU's clocks have risen), then `reps` timed runs of
+/// `run`, each checked against `expected`. Returns the timings and the last warm-up output.
+fn time_runs(
+    reps: usize,
+    now: &dyn Fn() -> f64,
+    expected: &AffineOut,
+    run: &dyn Fn() -> MsmOutput,
+) -> (Timed, MsmOutput) {
+    let (warm_start, mut warm_runs) = (now(), 0);
+    let mut verified = true;
+    let warm = loop {
+        let out = run();
+        verified &= out.result == *expected;
+        warm_runs += 1;
+        if warm_runs >= 3 && now() - warm_start >= 1.0 {
+            break out;
+        }
+    };
+    let mut runs: Vec<(f64, MsmOutput)> = (0..reps)
+        .map(|_| {
+            let start = now();
+            let out = run();
+            (now() - start, out)
+        })
+        .collect();
+    verified &= runs.iter().all(|(_, out)| out.result == *expected);
+    runs.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let sorted: Vec<f64> = runs.iter().map(|r| r.0).collect();
+    let median_run = runs.swap_remove(sorted.len() / 2).1;
+    let timed = Timed {
+        sorted,
+        median_run,
+        verified,
+    };
+    (timed, warm)
+}
 
 struct Input {
     points: Vec<u32>,
@@ -196,8 +296,7 @@ fn main() {
                 };
                 for e in &edits {
                     let t = now();
-                    let msm = block_on(GpuMsm::with_source_edit(&ctx, curve, w, &|s| edit(e, s)))
-                        .expect("pipelines");
+                    let msm = build(&ctx, curve, w, e);
                     let build_s = now() - t;
                     // A calibration measures the SMVP wave of every kernel size it runs.
                     if name == "calibrated" && !profile.has_smvp_wave(msm.constants.limbs) {
@@ -276,53 +375,25 @@ fn main() {
                         first_batch: (first > 0).then_some(first),
                         ..Default::default()
                     };
-                    // Warm-up: at least 3 runs and 1 s, so the GPU's clocks have risen before timing.
-                    let warm_start = now();
-                    let mut warm_runs = 0;
-                    let mut verified = true;
-                    let warm = loop {
-                        let out = block_on(msm.run_packed(
+                    let run = || {
+                        block_on(msm.run_packed(
                             &ctx,
                             &input.points,
                             &input.scalars,
                             &options,
                             &now,
                         ))
-                        .expect("warm-up run");
-                        verified &= out.result == input.expected;
-                        warm_runs += 1;
-                        if warm_runs >= 3 && now() - warm_start >= 1.0 {
-                            break out;
-                        }
+                        .expect("run")
                     };
-                    let mut runs = Vec::new();
-                    for _ in 0..reps {
-                        let start = now();
-                        let got = block_on(msm.run_packed(
-                            &ctx,
-                            &input.points,
-                            &input.scalars,
-                            &options,
-                            &now,
-                        ))
-                        .expect("run");
-                        runs.push((now() - start, got.stages.clone(), got.host.clone()));
-                        verified &= got.result == input.expected;
-                    }
-                    all_verified &= verified;
-                    let mut sorted: Vec<f64> = runs.iter().map(|r| r.0).collect();
-                    sorted.sort_by(f64::total_cmp);
-                    let median = sorted[sorted.len() / 2];
-                    let (_, median_run, median_host) = runs.iter().find(|r| r.0 == median).unwrap();
+                    let (timed, warm) = time_runs(reps, &now, &input.expected, &run);
+                    all_verified &= timed.verified;
                     eprintln!(
-                        "  {profile} w{w} k{chunk} {variant}: median {:.2} ms [{:.2}, {:.2}], verified {verified}, {:?} {:?}\n    gpu {:?}\n    host {:?}",
-                        median * 1e3,
-                        sorted[0] * 1e3,
-                        sorted[sorted.len() - 1] * 1e3,
+                        "  {profile} w{w} k{chunk} {variant}: {}, {:?} {:?}\n    gpu {:?}\n    host {:?}",
+                        timed.summary(),
                         warm.plan,
                         warm.timing,
-                        median_run,
-                        median_host
+                        timed.median_run.stages,
+                        timed.median_run.host
                     );
                     let name = format!(
                         "{}/{pattern}/2^{log_n}/w{w}{}{}",
@@ -363,24 +434,19 @@ fn main() {
                     } else {
                         format!("/{profile}")
                     };
-                    results.push(json!({
-                        "name": name,
-                        "params": {
+                    let plan = &warm.plan;
+                    results.push(timed.entry(
+                        &name,
+                        json!({
                             "mode": "host-arrays",
                             "curve": curve.name(), "n": n, "log_n": log_n, "limb_bits": w, "pattern": pattern, "edit": variant,
                             "profile": profile, "smvp_wave": msm.profile().smvp_wave(msm.constants.limbs),
-                            "window_bits": warm.plan.window_bits, "batches": warm.plan.batches(), "first_batch": warm.plan.first_batch, "segments": warm.plan.segments,
-                            "smvp_chunk": warm.plan.chunk, "smvp_levels": warm.plan.smvp_passes(warm.plan.batch).len(),
-                            "host_ms_of_median_run": median_host.iter().map(|(s, t)| json!({"phase": s, "ms": t * 1e3})).collect::<Vec<_>>(),
+                            "window_bits": plan.window_bits, "batches": plan.batches(), "first_batch": plan.first_batch, "segments": plan.segments,
+                            "smvp_chunk": plan.chunk, "smvp_levels": plan.smvp_passes(plan.batch).len(),
                             "pipeline_build_seconds": build_s,
                             "stage_timing": format!("{:?}", warm.timing),
-                            "stages_ms_of_median_run": median_run.iter().map(|(s, t)| json!({"stage": s.entry_point(), "ms": t * 1e3})).collect::<Vec<_>>(),
-                            "seconds": runs.iter().map(|r| r.0).collect::<Vec<_>>(),
-                        },
-                        "unit": "ms",
-                        "median": median * 1e3, "min": sorted[0] * 1e3, "max": sorted[sorted.len() - 1] * 1e3,
-                        "samples": sorted.len(), "verified": verified,
-                    }));
+                        }),
+                    ));
                     write(&results, &profiles_used);
                     if resident {
                         // The same MSM against bases uploaded once: only the scalars cross.
@@ -399,46 +465,21 @@ fn main() {
                             ))
                             .expect("resident run")
                         };
-                        let (warm_start, mut warm_runs) = (now(), 0);
-                        let mut verified = true;
-                        while warm_runs < 3 || now() - warm_start < 1.0 {
-                            verified &= run().result == input.expected;
-                            warm_runs += 1;
-                        }
-                        let mut runs = Vec::new();
-                        for _ in 0..reps {
-                            let start = now();
-                            let got = run();
-                            runs.push((now() - start, got.stages.clone(), got.host.clone()));
-                            verified &= got.result == input.expected;
-                        }
-                        all_verified &= verified;
-                        let mut sorted: Vec<f64> = runs.iter().map(|r| r.0).collect();
-                        sorted.sort_by(f64::total_cmp);
-                        let median = sorted[sorted.len() / 2];
-                        let (_, median_run, median_host) =
-                            runs.iter().find(|r| r.0 == median).unwrap();
+                        let (timed, _) = time_runs(reps, &now, &input.expected, &run);
+                        all_verified &= timed.verified;
                         eprintln!(
-                            "  resident: median {:.2} ms [{:.2}, {:.2}], upload {:.2} ms, verified {verified}",
-                            median * 1e3,
-                            sorted[0] * 1e3,
-                            sorted[sorted.len() - 1] * 1e3,
+                            "  resident: {}, upload {:.2} ms",
+                            timed.summary(),
                             upload_s * 1e3
                         );
-                        results.push(json!({
-                            "name": format!("{name}/resident"),
-                            "params": {
+                        results.push(timed.entry(
+                            &format!("{name}/resident"),
+                            json!({
                                 "mode": "resident", "curve": curve.name(), "n": n, "log_n": log_n, "limb_bits": w,
                                 "pattern": pattern, "edit": variant, "profile": profile,
                                 "upload_bases_ms": upload_s * 1e3,
-                                "host_ms_of_median_run": median_host.iter().map(|(s, t)| json!({"phase": s, "ms": t * 1e3})).collect::<Vec<_>>(),
-                                "stages_ms_of_median_run": median_run.iter().map(|(s, t)| json!({"stage": s.entry_point(), "ms": t * 1e3})).collect::<Vec<_>>(),
-                                "seconds": runs.iter().map(|r| r.0).collect::<Vec<_>>(),
-                            },
-                            "unit": "ms",
-                            "median": median * 1e3, "min": sorted[0] * 1e3, "max": sorted[sorted.len() - 1] * 1e3,
-                            "samples": sorted.len(), "verified": verified,
-                        }));
+                            }),
+                        ));
                         write(&results, &profiles_used);
                     }
                 }

@@ -20,7 +20,7 @@
 use fastmsm_mont::{Canonical, Field};
 use serde_json::json;
 
-use crate::bench::sample_elements;
+use crate::field::sample_elements;
 use crate::field::{INT64_LIMB_WIDTHS, radix64_limb_bits};
 use crate::mont_wgsl::KernelForm;
 use crate::msm::{GpuCurve, GpuMsm, MsmOptions, pack_points};

@@ -5,7 +5,7 @@
 //! `fastmsm_mont::limb_constants` and the generated Montgomery product, and builds every pipeline
 //! once; the methods then run one operation over whole arrays of elements.
 
-use fastmsm_mont::{Canonical, Field, LimbConstants, limb_constants};
+use fastmsm_mont::{Canonical, Field, LimbConstants, Variant, limb_constants};
 
 use crate::transfer::{dispatch_grid, output_u32, read_u32, uniform_u32, upload_u32};
 use crate::{GpuContext, GpuError, wgsl};
@@ -32,11 +32,8 @@ pub fn int64_products(limb_bits: u32) -> bool {
 // ANCHOR: int64_width
 /// The limb width of the SHADER_INT64 path for `field`: 30 bits where that saves a limb (13 instead
 /// of 14 for BLS12-377 and BLS12-381), else 29, the widest whose products leave a u64 column room
-/// for a whole row without a carry (nSafe = 32 ≥ limbs for every field here). Both beat 32-bit
-/// limbs by 1.3–1.7× on the H200. Between them, the same run at commit 748e6dd had BLS12-377 5–6%
-/// faster at 30 bits from 2^18 to 2^22 (29.4 against 31.2 ms at 2^20) and BN254, 9 limbs either
-/// way, 1–3% faster at 29 (benches/results/gpu-msm-experiment-widths-748e6dd-nvidia-h200.json). Before the stepped mixed
-/// addition read its point by coordinate, 29 bits had been 3–5% faster for BLS12-377 as well.
+/// for a whole row without a carry (nSafe = 32 ≥ limbs for every field here). Fewer limbs are
+/// fewer products (benches/experiments.json, "64-bit limb width").
 pub fn radix64_limb_bits(field: Field) -> u32 {
     let limbs = |w| {
         limb_constants(field.params(), w)
@@ -557,4 +554,47 @@ impl FieldKernelCache {
         self.entries.push((key, kernels.clone()));
         Ok(kernels)
     }
+}
+
+/// The CPU twin (`fastmsm_mont::gpu_twin`) of the WGSL product with `limb_bits`-bit limbs.
+pub fn cpu_twin(limb_bits: u32) -> Option<Variant> {
+    Some(match limb_bits {
+        12 => Variant::U32Limbs12,
+        13 => Variant::U32Limbs13,
+        14 => Variant::U32Limbs14,
+        15 => Variant::U32Limbs15,
+        16 => Variant::U32Limbs16,
+        // 29/30-bit limbs: the shader's reduced radix with u64 columns is the CPU loop step for step.
+        29 => Variant::ReducedRadix29,
+        30 => Variant::ReducedRadix30,
+        // 32-bit limbs: R = 2^(32·limbs) equals the 64-bit CIOS's R = 2^(64·words) for every field
+        // here (tests/field.rs compares them), and a fully reduced product is unique.
+        32 => Variant::Cios,
+        _ => return None,
+    })
+}
+
+/// Deterministic varied elements below p (xorshift64; quality does not matter, variety does).
+pub fn sample_elements(field: Field, count: usize, seed: u64) -> Vec<Canonical> {
+    let p = field.params().modulus;
+    let top = (0..p.len())
+        .rev()
+        .find(|&i| p[i] != 0)
+        .expect("p is not zero");
+    let mut s = seed | 1;
+    let mut next = move || {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        s
+    };
+    (0..count)
+        .map(|_| {
+            let mut v = [0u64; fastmsm_mont::WORDS];
+            for (i, word) in v.iter_mut().enumerate().take(top + 1) {
+                *word = if i == top { next() % p[top] } else { next() }; // top word below p's: v < p
+            }
+            v
+        })
+        .collect()
 }

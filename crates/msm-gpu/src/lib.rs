@@ -12,14 +12,18 @@
 //!   or which a caller names (`h200`, `h100`, `swiftshader`, `lavapipe`, `portable`) for
 //!   reproducible runs. Natively calibrations are cached in a JSON file
 //!   ([`calibrate::default_cache_path`]); the book's widget keeps them in `localStorage`.
+//! * `experiments` (cargo feature `experiments`, off by default): the Montgomery throughput
+//!   benchmark of the book's widget and `wgsl-mont-bench`, and builds of the MSM from edited
+//!   shader source, for timing a change before it goes into the shaders.
 
 #![deny(missing_docs)]
 
-pub mod bench;
 pub mod bigint;
 pub mod calibrate;
 pub mod context;
 pub mod error;
+#[cfg(feature = "experiments")]
+pub mod experiments;
 pub mod field;
 pub mod mont_wgsl;
 pub mod msm;

@@ -93,9 +93,8 @@ pub struct DeviceProfile {
 pub const NAMES: [&str; 5] = ["h200", "h100", "swiftshader", "lavapipe", "portable"];
 
 /// NVIDIA Hopper: 132 SMs in the H200 and in the H100 SXM5 (80 GB HBM3) part, per NVIDIA's H100
-/// architecture white paper; warps per SM the SMVP kernel's registers allow there (pipeline
-/// statistics on the H200 at d29556e: 128 registers at 9 limbs → 16 warps, 168 at 13 → 12, 255
-/// from 17 → 8), 32 invocations per warp.
+/// architecture white paper; warps per SM the SMVP kernel's registers allow there (from its
+/// pipeline statistics, benches/experiments.json, "SMVP wave"), 32 invocations per warp.
 fn hopper_wave() -> Vec<(u32, u32)> {
     const SMS: u32 = 132;
     vec![
@@ -128,12 +127,11 @@ impl DeviceProfile {
         }
     }
 
-    /// The plan tuned on the NVIDIA H200 (the measurements are in benches/results/*-nvidia-h200.json
-    /// and the book's results chapter): the three wave sizes above; 29/30-bit limbs, 1.3–1.7× the
-    /// 15-bit rate; a reduction budget of 36 Ki invocations with 64-bit products (about one wave of
-    /// that kernel: S = 2048 segments at 2^20 BLS12-377, 2.59 → 1.76 ms against S = 512); two
-    /// batches from 2^20 points; K at most 4 096 (one wave of a 3·2^20-point batch of BLS12-377 at
-    /// the portable widths needs 1 490).
+    /// The plan tuned on the NVIDIA H200 (benches/experiments.json and the book's results
+    /// chapter): the three wave sizes above; 29/30-bit limbs; a reduction budget of 36 Ki
+    /// invocations with 64-bit products (about one wave of that kernel); two batches from 2^20
+    /// points; K at most 4 096 (one wave of a 3·2^20-point batch at the portable widths needs
+    /// fewer).
     pub fn h200() -> Self {
         Self {
             name: "h200".into(),

@@ -120,3 +120,19 @@ pub fn dispatch_grid(ctx: &GpuContext, workgroups: u32) -> Result<(u32, u32), Gp
     }
     Ok((workgroups.div_ceil(y), y))
 }
+
+/// Waits until the GPU has finished everything submitted so far (portable: on the web the
+/// callback fires from the browser's event loop; natively we poll).
+pub async fn wait_idle(ctx: &GpuContext) -> Result<(), GpuError> {
+    let (sender, receiver) = futures_channel::oneshot::channel();
+    ctx.queue.on_submitted_work_done(move || {
+        let _ = sender.send(());
+    });
+    #[cfg(not(target_arch = "wasm32"))]
+    ctx.device
+        .poll(wgpu::PollType::wait_indefinitely())
+        .map_err(|e| GpuError::Validation(e.to_string()))?;
+    receiver
+        .await
+        .map_err(|_| GpuError::Validation("the device was lost while waiting".into()))
+}

@@ -49,7 +49,7 @@ fn inputs(field: Field, r: &BigUint, random: usize, seed: u64) -> Vec<Canonical>
 }
 
 fn twin(limb_bits: u32) -> Variant {
-    fastmsm_gpu::bench::cpu_twin(limb_bits).expect("supported width")
+    fastmsm_gpu::field::cpu_twin(limb_bits).expect("supported width")
 }
 
 fn check(field: Field, limb_bits: u32, form: KernelForm) {
@@ -209,13 +209,14 @@ fn kernel_cache_compiles_once_per_configuration() {
     assert!(!std::sync::Arc::ptr_eq(&a, &c));
 }
 
+#[cfg(feature = "experiments")]
 #[test]
 fn benchmark_path_verifies_on_the_test_adapter() {
     let ctx = gpu();
     let mut cache = fastmsm_gpu::field::FieldKernelCache::default();
     let clock = std::time::Instant::now();
     let now = move || clock.elapsed().as_secs_f64();
-    let r = block_on(fastmsm_gpu::bench::chain_throughput(
+    let r = block_on(fastmsm_gpu::experiments::mont_throughput::chain_throughput(
         ctx,
         &mut cache,
         Field::Bls12_377Fq,

@@ -293,18 +293,13 @@ fn addition_forms() {
 }
 
 /// The mixed addition's other forms (inlined; stepped, reading the point by coordinate), which
-/// the rule no longer picks, against arkworks on every pattern: built through a source edit of
-/// the by-value build, at a portable width and a 64-bit one of each curve.
+/// no rule picks (experiments), against arkworks on every pattern, at a 64-bit width and a
+/// portable one.
+#[cfg(feature = "experiments")]
 #[test]
 fn mixed_addition_forms() {
     for form in [MixedAdd::Inlined, MixedAdd::SteppedByCoordinate] {
-        let to = format!("return add_entry_{}(p, entry);", form.wgsl_suffix());
-        let edit = |s: String| {
-            let from = "return add_entry_stepped_by_value(p, entry);";
-            assert!(s.contains(from), "the by-value call is gone");
-            s.replace(from, &to)
-        };
-        let built = |curve, bits| block_on(GpuMsm::with_source_edit(gpu(), curve, bits, &edit));
+        let built = |curve, bits| block_on(GpuMsm::with_mixed_add(gpu(), curve, bits, form));
         let options = MsmOptions::default();
         let m = built(GpuCurve::Bls12_377, 30).unwrap();
         check::<ark_bls12_377::G1Affine>(&m, &[1, 100, 1000], &options, 41);

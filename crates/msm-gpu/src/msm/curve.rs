@@ -152,24 +152,23 @@ pub const ADD_STEPS: u32 = 14;
 /// How the SMVP's mixed addition is laid out in the shader (curve_sw.wgsl): the same products,
 /// either all inlined or one per iteration of a loop through a single Montgomery product; the
 /// stepped loop reads the input point before it starts (by value) or coordinate by coordinate.
+/// The forms no rule picks are experiments (cargo feature `experiments`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MixedAdd {
     /// Every product written out in line.
+    #[cfg(feature = "experiments")]
     Inlined,
     /// One Montgomery product in a loop; the input point is read whole before the loop.
     SteppedByValue,
     /// One Montgomery product in a loop; each coordinate of the input point is read when a step
     /// needs it.
+    #[cfg(feature = "experiments")]
     SteppedByCoordinate,
 }
 
 impl MixedAdd {
-    /// Stepped, by value, at every width, since the SMVP's loop went flat (d29556e). Same run on
-    /// the H200 at 2^20 (each form at its best chunk size): BLS12-377 at 30 bits 19.0 ms by value
-    /// against 19.8 by coordinate and 33.2 inlined; BN254 at 29 bits 12.1 by value against 12.6
-    /// inlined; at 2^22 BN254 37.2 against 38.6, BLS12-377 a tie. Before the flat loop the rule
-    /// inlined below 13 limbs and read by coordinate at 29/30 bits (results chapter). The other
-    /// forms stay, tested, for other GPUs: gpu-msm-experiment-forms-flat- and -waves-nvidia-h200.json.
+    /// Stepped, by value, at every width: with the SMVP's flat loop it was the fastest form at
+    /// every width measured (benches/experiments.json, "SMVP mixed-addition form").
     pub fn for_limbs(_k: &LimbConstants) -> Self {
         MixedAdd::SteppedByValue
     }
@@ -177,8 +176,10 @@ impl MixedAdd {
     /// The suffix of its `add_entry_*` function in curve_sw.wgsl.
     pub fn wgsl_suffix(self) -> &'static str {
         match self {
+            #[cfg(feature = "experiments")]
             MixedAdd::Inlined => "inlined",
             MixedAdd::SteppedByValue => "stepped_by_value",
+            #[cfg(feature = "experiments")]
             MixedAdd::SteppedByCoordinate => "stepped_by_coordinate",
         }
     }
@@ -198,14 +199,9 @@ pub enum GeneralAdd {
 }
 
 impl GeneralAdd {
-    /// Stepped from 13 to 20 limbs. On the H200 at 2^20, same runs: BLS12-377 at 30 bits (13
-    /// limbs) reduce 1.43 -> 1.14 ms and combine 0.71 -> 0.64 (2^22: reduce 2.12 -> 1.62); BN254
-    /// at 15 bits (17 limbs) reduce 4.11 -> 1.78, combine 0.93 -> 0.66; BN254 at 13 bits (20
-    /// limbs) reduce 4.23 -> 2.24, MSM 33.0 -> 30.0 ms. Not below: BN254 at 29 bits (9 limbs)
-    /// reduce 0.81 -> 1.03. Not above: the stepped form keeps twelve field elements live (both
-    /// points and four temporaries), which at 26 limbs (BLS12-377 at 15 bits) is far more than
-    /// 255 registers hold: reduce 8.9 -> 31.3 ms. Files: gpu-msm-experiment-stepped-loops-* and
-    /// -general-add-20-limbs-nvidia-h200.json.
+    /// Stepped from 13 to 20 limbs: fewer registers pay there; below, the loop costs more than it
+    /// saves, and above, its twelve live field elements spill (benches/experiments.json,
+    /// "general addition form").
     pub fn for_limbs(k: &LimbConstants) -> Self {
         if (13..=20).contains(&k.limbs) {
             GeneralAdd::Stepped

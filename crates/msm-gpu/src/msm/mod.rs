@@ -125,19 +125,9 @@ impl GpuMsm {
         Self::build(ctx, curve, limb_bits, form, &|s| s).await
     }
 
-    /// As [`GpuMsm::with_limb_bits`], with the assembled WGSL passed through `edit` first: for experiments
-    /// (the benchmark's `--edit` variants) that time a change before it goes into the shaders.
-    #[doc(hidden)]
-    pub async fn with_source_edit(
-        ctx: &GpuContext,
-        curve: GpuCurve,
-        limb_bits: u32,
-        edit: &dyn Fn(String) -> String,
-    ) -> Result<Self, GpuError> {
-        Self::build(ctx, curve, limb_bits, KernelForm::Unrolled, edit).await
-    }
-
-    async fn build(
+    /// Compiles every stage from the assembled source passed through `edit` (the identity but
+    /// for experiments, `crate::experiments`).
+    pub(crate) async fn build(
         ctx: &GpuContext,
         curve: GpuCurve,
         limb_bits: u32,

@@ -51,10 +51,8 @@ pub struct SmvpPass {
 // ANCHOR: segments_rule
 /// S, the reduction segments per window: the largest power of two with W·S within the profile's
 /// reduction budget, and with 64-bit products up to W·S within the larger budget where that leaves
-/// at least `min_segment_buckets` buckets per segment. (On the H200, 2^14 and 36 Ki: BLS12-377 at
-/// 30 bits 2^20 2.59 ms at S = 512 → 1.76 at 2048, 2^22 2.74 → 2.59, 2^18 best at 512; BN254 at
-/// 29 bits within 0.1 ms either way; the portable widths mixed, so they keep 2^14;
-/// gpu-msm-experiment-segments- and -segments-sizes-nvidia-h200.json.)
+/// at least `min_segment_buckets` buckets per segment: about one wave of the reduction kernel
+/// (benches/experiments.json, "reduction segments").
 pub fn reduction_segments(
     profile: &DeviceProfile,
     windows: u32,
@@ -74,7 +72,7 @@ pub fn reduction_segments(
 
 // ANCHOR: window_rule
 /// Window size c for n points: the bit length of n minus 6, within [4, 16] (about 2^5 points per
-/// bucket; measured on the H200 at 2^20: c = 15 beats 14 by 9% for BLS12-377 and 14% for BN254).
+/// bucket; benches/experiments.json, "window size").
 /// `Plan::new` lowers it while the buckets would not fit one binding.
 pub fn default_window_bits(n: usize) -> u32 {
     let log_n = usize::BITS - n.max(1).leading_zeros();

@@ -395,7 +395,7 @@ impl<'a> Run<'a> {
         }
         if self.timing == TimingSource::HostWaits {
             self.submit();
-            crate::bench::wait_idle(self.ctx).await?;
+            crate::transfer::wait_idle(self.ctx).await?;
             self.host_times.push((stage, (self.now)() - start));
         }
         Ok(())

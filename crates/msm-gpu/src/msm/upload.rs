@@ -2,8 +2,7 @@
 //!
 //! Natively a MAP_WRITE staging buffer is kept for the plan, mapped between uses, filled by several
 //! host threads and copied on the GPU. `queue.write_buffer` instead takes fresh staging memory on
-//! every call: on the H200 it moved the 128 MiB input of BLS12-377 at n = 2^20 in 24.5 ms against
-//! 7.7 ms through a kept buffer (benches/results/upload-probe-nvidia-h200.json). In the browser
+//! every call, which was three times slower (benches/experiments.json, "upload path"). In the browser
 //! `writeBuffer` stays: the page's WebGPU implementation already stages it in shared memory.
 
 use crate::{GpuContext, GpuError};
@@ -127,7 +126,7 @@ impl Staging {
 }
 
 /// `dst.copy_from_slice(src)` split over up to 8 threads: one core's copy into the mapped staging
-/// memory runs at about 16 GB/s (the H200 host), below what the link takes.
+/// memory is slower than the link (benches/experiments.json, "upload path").
 #[cfg(not(target_arch = "wasm32"))]
 fn parallel_copy(mut dst: wgpu::WriteOnly<'_, [u8]>, src: &[u8]) {
     /// A piece of the mapped range for one thread. `WriteOnly<[T]>` stands for `&mut [T]`, which is

@@ -1,11 +1,12 @@
 //! The WGSL Montgomery throughput benchmark, shared by the native binary (`wgsl-mont-bench`) and
-//! the browser widget: `threads` invocations each run `iterations` dependent products; the clock
+//! the book's widget: `threads` invocations each run `iterations` dependent products; the clock
 //! is supplied by the caller (`Instant` natively, `performance.now()` in a browser).
 
-use fastmsm_mont::{Canonical, Field, Variant, raw_product};
+use fastmsm_mont::{Field, raw_product};
 
-use crate::field::Op;
-use crate::{GpuContext, GpuError, transfer};
+use crate::field::{Op, cpu_twin, sample_elements};
+use crate::transfer::{self, wait_idle};
+use crate::{GpuContext, GpuError};
 
 /// One configuration's measurement: products per second for every timed repetition.
 #[derive(Clone, Debug)]
@@ -52,65 +53,6 @@ impl ChainThroughput {
             (r[n / 2 - 1] + r[n / 2]) / 2.0
         }
     }
-}
-
-/// The CPU twin (`fastmsm_mont::gpu_twin`) of the WGSL product with `limb_bits`-bit limbs.
-pub fn cpu_twin(limb_bits: u32) -> Option<Variant> {
-    Some(match limb_bits {
-        12 => Variant::U32Limbs12,
-        13 => Variant::U32Limbs13,
-        14 => Variant::U32Limbs14,
-        15 => Variant::U32Limbs15,
-        16 => Variant::U32Limbs16,
-        // 29/30-bit limbs: the shader's reduced radix with u64 columns is the CPU loop step for step.
-        29 => Variant::ReducedRadix29,
-        30 => Variant::ReducedRadix30,
-        // 32-bit limbs: R = 2^(32·limbs) equals the 64-bit CIOS's R = 2^(64·words) for every field
-        // here (tests/field.rs compares them), and a fully reduced product is unique.
-        32 => Variant::Cios,
-        _ => return None,
-    })
-}
-
-/// Deterministic varied elements below p (xorshift64; quality does not matter, variety does).
-pub fn sample_elements(field: Field, count: usize, seed: u64) -> Vec<Canonical> {
-    let p = field.params().modulus;
-    let top = (0..p.len())
-        .rev()
-        .find(|&i| p[i] != 0)
-        .expect("p is not zero");
-    let mut s = seed | 1;
-    let mut next = move || {
-        s ^= s << 13;
-        s ^= s >> 7;
-        s ^= s << 17;
-        s
-    };
-    (0..count)
-        .map(|_| {
-            let mut v = [0u64; fastmsm_mont::WORDS];
-            for (i, word) in v.iter_mut().enumerate().take(top + 1) {
-                *word = if i == top { next() % p[top] } else { next() }; // top word below p's: v < p
-            }
-            v
-        })
-        .collect()
-}
-
-/// Waits until the GPU has finished everything submitted so far (portable: on the web the
-/// callback fires from the browser's event loop; natively we poll).
-pub async fn wait_idle(ctx: &GpuContext) -> Result<(), GpuError> {
-    let (sender, receiver) = futures_channel::oneshot::channel();
-    ctx.queue.on_submitted_work_done(move || {
-        let _ = sender.send(());
-    });
-    #[cfg(not(target_arch = "wasm32"))]
-    ctx.device
-        .poll(wgpu::PollType::wait_indefinitely())
-        .map_err(|e| GpuError::Validation(e.to_string()))?;
-    receiver
-        .await
-        .map_err(|_| GpuError::Validation("the device was lost while waiting".into()))
 }
 
 /// Runs the benchmark for one configuration: warm-up, `reps` timed dispatches, verification of
