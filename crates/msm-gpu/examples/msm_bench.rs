@@ -53,8 +53,10 @@ fn build(ctx: &GpuContext, curve: GpuCurve, limb_bits: u32, edit: &str) -> GpuMs
     panic!("--edits {edit} needs --features experiments");
 }
 
-/// One configuration's timed runs: the seconds of each, sorted, and the median run's breakdown.
+/// One configuration's timed runs: the seconds of each in run order and sorted, and the median
+/// run's breakdown.
 struct Timed {
+    seconds: Vec<f64>,
     sorted: Vec<f64>,
     median_run: MsmOutput,
     verified: bool,
@@ -91,7 +93,7 @@ impl Timed {
             .iter()
             .map(|(s, t)| json!({"stage": s.entry_point(), "ms": t * 1e3}))
             .collect();
-        params["seconds"] = json!(self.sorted);
+        params["seconds"] = json!(self.seconds);
         json!({
             "name": name, "params": params, "unit": "ms",
             "median": self.median() * 1e3, "min": self.sorted[0] * 1e3,
@@ -127,10 +129,12 @@ fn time_runs(
         })
         .collect();
     verified &= runs.iter().all(|(_, out)| out.result == *expected);
+    let seconds: Vec<f64> = runs.iter().map(|r| r.0).collect();
     runs.sort_by(|a, b| a.0.total_cmp(&b.0));
     let sorted: Vec<f64> = runs.iter().map(|r| r.0).collect();
     let median_run = runs.swap_remove(sorted.len() / 2).1;
     let timed = Timed {
+        seconds,
         sorted,
         median_run,
         verified,
