@@ -10,13 +10,18 @@ use fastmsm_msm::count::CountableGroup;
 use fastmsm_msm::format::{FormatCurve, hex};
 use fastmsm_msm::radix30::Radix30Group;
 use fastmsm_msm::radix51::Radix51Group;
-use fastmsm_msm::{MsmGroup, Scalar};
+use fastmsm_msm::{Bls12_377G1, Bls12_381G1, Bn254G1, EdBls12_377G, MsmGroup, Scalar};
 use wasm_bindgen::JsValue;
 
 use crate::js::err;
 
-/// The curves, as the `msm` CLI names them.
-pub const CURVES: [&str; 4] = ["bn254", "bls12-377", "bls12-381", "ed-on-bls12-377"];
+/// The curves, as the `msm` CLI names them (each group's `MsmGroup::NAME`).
+pub const CURVES: [&str; 4] = [
+    Bn254G1::NAME,
+    Bls12_377G1::NAME,
+    Bls12_381G1::NAME,
+    EdBls12_377G::NAME,
+];
 
 /// Canonical `(x, y)` of an affine point, `None` for the identity.
 pub(crate) type Xy = Option<(Canonical, Canonical)>;
@@ -97,7 +102,8 @@ pub(crate) fn unknown_curve(name: &str) -> JsValue {
 }
 
 /// `$body` with `$P` the [`Pair`] of the curve named `$curve` (one of [`CURVES`]), or the
-/// unknown-curve error; `$body` is a `Result<_, JsValue>`.
+/// unknown-curve error; `$body` is a `Result<_, JsValue>`. Match patterns must be literals: a
+/// test checks that these names are [`CURVES`].
 macro_rules! with_pair {
     ($curve:expr, $P:ident => $body:expr) => {
         $crate::ark_pair::with_pair!(@arms $curve, $P, $body, "bn254" => Bn254Pair,
