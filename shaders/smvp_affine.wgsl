@@ -26,6 +26,10 @@ const INV_BITS: u32 = {{INV_BITS}}u;                                   // bit le
 const INV_EXP = array<u32, COORD_WORDS>({{INV_EXP_WORDS}});              // p − 2, 32-bit words
 
 @group(0) @binding(14) var<storage, read_write> bucket_sums: array<u32>; // [window][bucket 0..=B]: affine x, y
+// Each lane's running sum (x, y) and its prefix product, [lane][coordinate][limb][invocation]: in
+// device memory rather than the invocation's private memory, which WebGPU caps at 8 KiB per
+// function; invocation-minor, so neighbouring invocations touch neighbouring words.
+@group(0) @binding(15) var<storage, read_write> lane_values: array<u32>;
 
 // Lane state bits, beside the bucket slot.
 const EMPTY: u32 = 1u;  // the lane's running sum is the point at infinity
@@ -80,6 +84,39 @@ fn store_affine(i: u32, a: Affine) {
     }
 }
 
+// Coordinates of a lane's values.
+const SUM_X: u32 = 0u;
+const SUM_Y: u32 = 1u;
+const PREFIX: u32 = 2u;
+const LANE_VALUES: u32 = 3u;
+
+// Level 0's invocations: one per LANES of its params.chunks chunks.
+fn lane_invocations() -> u32 {
+    return (params.chunks + LANES - 1u) / LANES;
+}
+
+fn lane_get(invocation: u32, s: u32, c: u32) -> Big {
+    var v: Big;
+    let base = (s * LANE_VALUES + c) * NUM_LIMBS;
+    let stride = lane_invocations();
+    for (var l = 0u; l < NUM_LIMBS; l++) {
+        v[l] = lane_values[(base + l) * stride + invocation];
+    }
+    return v;
+}
+
+fn lane_set(invocation: u32, s: u32, c: u32, v: Big) {
+    let base = (s * LANE_VALUES + c) * NUM_LIMBS;
+    let stride = lane_invocations();
+    for (var l = 0u; l < NUM_LIMBS; l++) {
+        lane_values[(base + l) * stride + invocation] = v[l];
+    }
+}
+
+fn lane_sum(invocation: u32, s: u32) -> Affine {
+    return Affine(lane_get(invocation, s, SUM_X), lane_get(invocation, s, SUM_Y));
+}
+
 fn lane_kind(live: bool, p: Affine, sum: Affine, state: u32) -> u32 {
     if (!live || affine_is_identity(p)) { return SKIP; }
     if ((state & EMPTY) != 0u) { return TAKE; }
@@ -99,11 +136,10 @@ fn lane_denominator(kind: u32, p: Affine, sum: Affine) -> Big {
 // ANCHOR: smvp_affine
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn smvp_affine(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
-    let first_lane = invocation(gid, groups) * LANES;
+    let me = invocation(gid, groups);
+    if (me >= lane_invocations()) { return; }
+    let first_lane = me * LANES;
     let k = chunk_size(); // L: entries per lane (chunk)
-    var sum_x: array<Big, LANES>;
-    var sum_y: array<Big, LANES>;
-    var prefix: array<Big, LANES>; // product of this round's denominators of lanes 0..s−1
     var next: array<u32, LANES>;   // the lane's next entry
     var stop: array<u32, LANES>;   // one past the lane's last entry
     var run_end: array<u32, LANES>;
@@ -143,10 +179,15 @@ fn smvp_affine(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workg
             if (live) {
                 p = entry_affine(entries[window[s] * params.n + e]);
             }
-            let kind = lane_kind(live, p, Affine(sum_x[s], sum_y[s]), state[s]);
-            prefix[s] = running;
+            var sum: Affine;
+            if (live) {
+                sum = lane_sum(me, s);
+            }
+            let kind = lane_kind(live, p, sum, state[s]);
             if (kind == ADD || kind == DOUBLE) {
-                running = mont_mul(running, lane_denominator(kind, p, Affine(sum_x[s], sum_y[s])));
+                // The product of this round's denominators of lanes 0..s−1.
+                lane_set(me, s, PREFIX, running);
+                running = mont_mul(running, lane_denominator(kind, p, sum));
             }
         }
         if (!busy) { break; }
@@ -158,52 +199,55 @@ fn smvp_affine(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workg
         for (var t = 0u; t < LANES; t++) {
             let s = LANES - 1u - t;
             let e = next[s];
-            if (e >= stop[s]) { continue; }
-            let p = entry_affine(entries[window[s] * params.n + e]);
-            let sum = Affine(sum_x[s], sum_y[s]);
-            let kind = lane_kind(true, p, sum, state[s]);
-            if (kind == TAKE) {
-                sum_x[s] = p.x;
-                sum_y[s] = p.y;
-                state[s] &= ~EMPTY;
-            } else if (kind == CANCEL) {
-                state[s] |= EMPTY;
-            } else if (kind == ADD || kind == DOUBLE) {
-                // 1/den_s = (den_0 ⋯ den_s)⁻¹ · (den_0 ⋯ den_{s−1}); then drop den_s.
-                let lane_inverse = mont_mul(inverse, prefix[s]);
-                inverse = mont_mul(inverse, lane_denominator(kind, p, sum));
-                var numerator = field_sub(p.y, sum.y);
-                if (kind == DOUBLE) {
-                    let xx = mont_mul(sum.x, sum.x);
-                    numerator = field_add(field_double(xx), xx);
-                }
-                let lambda = mont_mul(numerator, lane_inverse);
-                let x3 = field_sub(field_sub(mont_mul(lambda, lambda), sum.x), p.x);
-                sum_y[s] = field_sub(mont_mul(lambda, field_sub(sum.x, x3)), sum.y);
-                sum_x[s] = x3;
-            }
-            next[s] = e + 1u;
-            if (e + 1u == run_end[s]) {
-                // The run is complete in this lane: out to the bucket's sum or the head slot.
-                let empty = (state[s] & EMPTY) != 0u;
-                if ((state[s] & BEGINS) != 0u) {
-                    var out = Affine(sum_x[s], sum_y[s]);
-                    if (empty) {
-                        out = Affine(Big(), Big());
+            if (e < stop[s]) {
+                let p = entry_affine(entries[window[s] * params.n + e]);
+                var sum = lane_sum(me, s);
+                let kind = lane_kind(true, p, sum, state[s]);
+                if (kind == TAKE) {
+                    sum = p;
+                    lane_set(me, s, SUM_X, p.x);
+                    lane_set(me, s, SUM_Y, p.y);
+                    state[s] &= ~EMPTY;
+                } else if (kind == CANCEL) {
+                    state[s] |= EMPTY;
+                } else if (kind == ADD || kind == DOUBLE) {
+                    // 1/den_s = (den_0 ⋯ den_s)⁻¹ · (den_0 ⋯ den_{s−1}); then drop den_s.
+                    let lane_inverse = mont_mul(inverse, lane_get(me, s, PREFIX));
+                    inverse = mont_mul(inverse, lane_denominator(kind, p, sum));
+                    var numerator = field_sub(p.y, sum.y);
+                    if (kind == DOUBLE) {
+                        let xx = mont_mul(sum.x, sum.x);
+                        numerator = field_add(field_double(xx), xx);
                     }
-                    store_affine(slot[s], out);
-                } else if (empty) {
-                    write_head(first_lane + s, point_identity());
-                } else {
-                    write_head(first_lane + s, Point(sum_x[s], sum_y[s], ONE_MONT, ONE_MONT));
+                    let lambda = mont_mul(numerator, lane_inverse);
+                    let x3 = field_sub(field_sub(mont_mul(lambda, lambda), sum.x), p.x);
+                    sum = Affine(x3, field_sub(mont_mul(lambda, field_sub(sum.x, x3)), sum.y));
+                    lane_set(me, s, SUM_X, sum.x);
+                    lane_set(me, s, SUM_Y, sum.y);
                 }
-                if (e + 1u < stop[s]) {
-                    let j = window[s];
-                    let row = j * (params.buckets + 2u);
-                    let b = entry_bucket(j, e + 1u);
-                    slot[s] = j * (params.buckets + 1u) + b;
-                    run_end[s] = min(offsets[row + b + 1u], stop[s]);
-                    state[s] = EMPTY | BEGINS;
+                next[s] = e + 1u;
+                if (e + 1u == run_end[s]) {
+                    // The run is complete in this lane: out to the bucket's sum or the head slot.
+                    let empty = (state[s] & EMPTY) != 0u;
+                    if ((state[s] & BEGINS) != 0u) {
+                        var out = sum;
+                        if (empty) {
+                            out = Affine(Big(), Big());
+                        }
+                        store_affine(slot[s], out);
+                    } else if (empty) {
+                        write_head(first_lane + s, point_identity());
+                    } else {
+                        write_head(first_lane + s, Point(sum.x, sum.y, ONE_MONT, ONE_MONT));
+                    }
+                    if (e + 1u < stop[s]) {
+                        let j = window[s];
+                        let row = j * (params.buckets + 2u);
+                        let b = entry_bucket(j, e + 1u);
+                        slot[s] = j * (params.buckets + 1u) + b;
+                        run_end[s] = min(offsets[row + b + 1u], stop[s]);
+                        state[s] = EMPTY | BEGINS;
+                    }
                 }
             }
         }

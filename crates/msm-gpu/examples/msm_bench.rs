@@ -15,7 +15,9 @@
 //!        [--first-batches 0,262144] (points in the first batch, the rest in one; 0: equal batches)
 //!        [--windows 0,15,16] (window size c; 0: the plan's default)
 //!        [--batches 0,1,2,4] (split the points into this many batches; 0: the plan's default)
-//!        [--edits none,...] [--reps 5] [--commit C] [--date D] --out FILE
+//!        [--edits none,...] (shader edits, with the cargo feature `experiments`)
+//!        [--smvp none,affine-64] (the SMVP's form per build: `none` is the default projective
+//!        form; replaces the list of --edits) [--reps 5] [--commit C] [--date D] --out FILE
 //!        [--resident 1] (also time each configuration against bases resident on the GPU: the
 //!        points uploaded and converted once, `GpuMsm::run_bases_packed` timed with the scalars
 //!        alone, recorded beside the host-array run as `…/resident`, with the upload's time)
@@ -27,8 +29,10 @@ use ark_ff::UniformRand;
 use ark_std::rand::{Rng, SeedableRng, rngs::StdRng};
 use fastmsm_gpu::calibrate::{self, ProfileRequest};
 use fastmsm_gpu::msm::{
-    AffineOut, GpuCurve, GpuMsm, GpuPoint, MsmOptions, MsmOutput, pack_points, pack_scalars,
+    AffineOut, GpuCurve, GpuMsm, GpuPoint, MsmOptions, MsmOutput, SmvpForm, pack_points,
+    pack_scalars,
 };
+use fastmsm_gpu::mont_wgsl::KernelForm;
 use fastmsm_gpu::testing::block_on;
 use fastmsm_gpu::{DeviceProfile, GpuContext};
 use fastmsm_mont::Canonical;
@@ -38,11 +42,16 @@ use serde_json::json;
 #[path = "common/shader_edits.rs"]
 mod shader_edits;
 
-/// The MSM's pipelines, from the shaders as they are (`edit` "none") or from an edit of them
-/// (`--edits`, with the cargo feature `experiments`).
+/// The MSM's pipelines, from the shaders as they are (`edit` "none"), with an SMVP form (`--smvp`:
+/// `projective`, `affine-<lanes>`), or from an edit of them (`--edits`, with the cargo feature
+/// `experiments`).
 fn build(ctx: &GpuContext, curve: GpuCurve, limb_bits: u32, edit: &str) -> GpuMsm {
     if edit == "none" {
         return block_on(GpuMsm::with_limb_bits(ctx, curve, limb_bits)).expect("pipelines");
+    }
+    if let Some(smvp) = SmvpForm::from_name(edit) {
+        let form = KernelForm::Unrolled;
+        return block_on(GpuMsm::with_smvp(ctx, curve, limb_bits, form, smvp)).expect("pipelines");
     }
     #[cfg(feature = "experiments")]
     return block_on(GpuMsm::with_source_edit(ctx, curve, limb_bits, &|s| {
@@ -240,6 +249,7 @@ fn main() {
             "--limb-bits" => limb_bits = list(&v),
             "--patterns" => patterns = list(&v),
             "--edits" => edits = list(&v),
+            "--smvp" => edits = list(&v),
             "--chunks" => chunks = list(&v),
             "--segments" => segment_counts = list(&v),
             "--first-batches" => first_batches = list(&v),

@@ -9,20 +9,33 @@ use std::collections::BTreeSet;
 use std::sync::OnceLock;
 
 use fastmsm_gpu::msm::contract::{Access, BINDINGS, Binding, Element, Params};
-use fastmsm_gpu::msm::{GpuCurve, Stage, shader_source};
+use fastmsm_gpu::mont_wgsl::KernelForm;
+use fastmsm_gpu::msm::affine::shader_source_for;
+use fastmsm_gpu::msm::{GpuCurve, SmvpForm, Stage};
 use naga::valid::ModuleInfo;
 use naga::{AddressSpace, ArraySize, Module, Scalar, StorageAccess, TypeInner};
 
+/// One assembled module: the curve, whether it carries the batch-affine SMVP, and naga's parse.
+type Parsed = (GpuCurve, bool, Module, ModuleInfo);
+
 /// The parsed and validated module of every curve at 16-bit limbs (the layout does not depend on
-/// the width; 16 bits needs no 64-bit integers), parsed once for all tests.
-fn modules() -> &'static [(GpuCurve, Module, ModuleInfo)] {
-    static MODULES: OnceLock<Vec<(GpuCurve, Module, ModuleInfo)>> = OnceLock::new();
-    MODULES.get_or_init(|| GpuCurve::ALL.into_iter().map(parse).collect())
+/// the width; 16 bits needs no 64-bit integers), and the batch-affine module of each short
+/// Weierstrass curve, parsed once for all tests.
+fn modules() -> &'static [Parsed] {
+    static MODULES: OnceLock<Vec<Parsed>> = OnceLock::new();
+    MODULES.get_or_init(|| {
+        let affine = GpuCurve::ALL.into_iter().filter(|c| !c.is_edwards());
+        GpuCurve::ALL
+            .into_iter()
+            .map(|c| parse(c, SmvpForm::Projective))
+            .chain(affine.map(|c| parse(c, SmvpForm::BatchAffine { lanes: 4 })))
+            .collect()
+    })
 }
 
-fn parse(curve: GpuCurve) -> (GpuCurve, Module, ModuleInfo) {
+fn parse(curve: GpuCurve, smvp: SmvpForm) -> Parsed {
     let k = fastmsm_mont::limb_constants(curve.base_field().params(), 16).unwrap();
-    let source = shader_source(curve, &k).unwrap();
+    let source = shader_source_for(curve, &k, KernelForm::Unrolled, smvp).unwrap();
     let module = naga::front::wgsl::parse_str(&source)
         .unwrap_or_else(|e| panic!("{}: {}", curve.name(), e.emit_to_string(&source)));
     let info = naga::valid::Validator::new(
@@ -31,7 +44,7 @@ fn parse(curve: GpuCurve) -> (GpuCurve, Module, ModuleInfo) {
     )
     .validate(&module)
     .unwrap_or_else(|e| panic!("{}: {e:?}", curve.name()));
-    (curve, module, info)
+    (curve, smvp != SmvpForm::Projective, module, info)
 }
 
 fn is_u32(inner: &TypeInner) -> bool {
@@ -57,7 +70,7 @@ fn type_matches(module: &Module, ty: naga::Handle<naga::Type>, element: Element)
 
 #[test]
 fn params_struct_matches_the_rust_record() {
-    for (curve, module, _) in modules() {
+    for (curve, _, module, _) in modules() {
         let (_, ty) = module
             .types
             .iter()
@@ -107,7 +120,7 @@ fn bindings_match_the_table() {
     for (i, row) in BINDINGS.iter().enumerate() {
         assert_eq!(row.binding.index() as usize, i, "row {i} is not binding {i}");
     }
-    for (curve, module, _) in modules() {
+    for (curve, affine, module, _) in modules() {
         let mut seen = BTreeSet::new();
         for (_, var) in module.global_variables.iter() {
             let Some(rb) = &var.binding else { continue };
@@ -139,16 +152,21 @@ fn bindings_match_the_table() {
             );
             seen.insert(rb.binding);
         }
-        let table: BTreeSet<u32> = Binding::ALL.iter().map(|b| b.index()).collect();
+        let table: BTreeSet<u32> = Binding::ALL
+            .iter()
+            .filter(|b| *affine || !b.batch_affine_only())
+            .map(|b| b.index())
+            .collect();
         assert_eq!(seen, table, "{}: bindings in the shader vs BINDINGS", curve.name());
     }
 }
 
 #[test]
 fn each_stage_uses_exactly_its_bindings() {
-    for (curve, module, info) in modules() {
+    for (curve, affine, module, info) in modules() {
         let names: BTreeSet<&str> = module.entry_points.iter().map(|e| e.name.as_str()).collect();
-        let stages: BTreeSet<&str> = Stage::ALL.iter().map(|s| s.entry_point()).collect();
+        let extra = if *affine { &Stage::BATCH_AFFINE[..] } else { &[] };
+        let stages: BTreeSet<&str> = Stage::ALL.iter().chain(extra).map(|s| s.entry_point()).collect();
         assert_eq!(names, stages, "{}: entry points vs Stage::ALL", curve.name());
         for (i, entry) in module.entry_points.iter().enumerate() {
             let stage = Stage::from_name(&entry.name).expect("checked above");

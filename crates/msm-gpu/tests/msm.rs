@@ -623,3 +623,42 @@ fn reduction_segment_counts() {
         assert!(err.contains(why), "{bad}: {err}");
     }
 }
+
+/// The batch-affine SMVP (shaders/smvp_affine.wgsl) against arkworks on every pattern: the portable
+/// path (BN254 at its CI width) and the 64-bit one (BLS12-377 at 30 bits). The patterns give it its
+/// exceptional additions inside a batch: a point added to itself ("repeated point", "all-equal
+/// scalars"), P beside −P in one bucket, points at infinity, zero digits. Short chunks put runs
+/// across lanes (head slots and the combine) and several runs into one lane.
+///
+/// Lanes of up to 64 entries only: on lavapipe, lanes run for much longer (a chunk of ~190 entries
+/// next to lanes that finish early) give wrong bucket sums from some round on, while the same
+/// shader is verified on an NVIDIA H100 at every size and lane count tried (2^10 to 2^20, 8 and 64
+/// lanes, chunks up to 164: gpu-msm-experiment-batch-affine-nvidia-h100-80gb-hbm3.json). Like the
+/// compact product's wrong MSMs on lavapipe, not isolated further.
+#[test]
+fn batch_affine_smvp() {
+    use fastmsm_gpu::msm::SmvpForm;
+    let form = fastmsm_gpu::calibrate::form_for(gpu());
+    let build = |curve: GpuCurve, bits: u32, lanes: u32| {
+        let smvp = SmvpForm::BatchAffine { lanes };
+        let m = block_on(GpuMsm::with_smvp(gpu(), curve, bits, form, smvp)).unwrap();
+        m.set_profile(calibrated(&m));
+        m
+    };
+    let chunked = |k: u32| MsmOptions {
+        chunk: Some(k),
+        ..Default::default()
+    };
+    let m = build(GpuCurve::Bn254, width(GpuCurve::Bn254), 8);
+    check::<ark_bn254::G1Affine>(&m, &[1, 2, 3, 100], &MsmOptions::default(), 60);
+    for k in [2, 5, 16, 64] {
+        check_patterns::<ark_bn254::G1Affine>(&m, &[5, 300, 1000], &chunked(k), 61 + k as u64, 300);
+    }
+    gpu_int64();
+    let m = build(GpuCurve::Bls12_377, 30, 8);
+    check::<ark_bls12_377::G1Affine>(&m, &[1, 100], &MsmOptions::default(), 70);
+    check_patterns::<ark_bls12_377::G1Affine>(&m, &[5, 300], &chunked(3), 71, 300);
+    let edwards = SmvpForm::BatchAffine { lanes: 8 };
+    let err = block_on(GpuMsm::with_smvp(gpu(), GpuCurve::EdBls12_377, 16, form, edwards));
+    assert!(err.err().unwrap().to_string().contains("twisted Edwards"));
+}

@@ -84,6 +84,8 @@ pub enum Binding {
     HeadsIn = 11,
     HeadsOut = 12,
     Errors = 13,
+    BucketSums = 14,
+    LaneValues = 15,
 }
 
 /// How a stage may use a binding (`var<storage, read>` or `var<storage, read_write>`).
@@ -142,7 +144,7 @@ use Element::{AtomicU32s, U32s};
 
 /// msm.wgsl's bindings, row i for `@group(0) @binding(i)`.
 #[rustfmt::skip]
-pub const BINDINGS: [BindingInfo; 14] = [
+pub const BINDINGS: [BindingInfo; 16] = [
     row(Binding::Params, "params", Read, Element::Params, "the pass's Params record"),
     row(Binding::PointsIn, "points_in", Read, U32s, "[point]: x, y as packed input words"),
     row(Binding::Points, "points", ReadWrite, U32s, "[point]: Montgomery x, y limbs"),
@@ -157,6 +159,8 @@ pub const BINDINGS: [BindingInfo; 14] = [
     row(Binding::HeadsIn, "heads_in", Read, U32s, "[slot]: head slots the last SMVP level wrote"),
     row(Binding::HeadsOut, "heads_out", ReadWrite, U32s, "[slot]: head slots of this SMVP level"),
     row(Binding::Errors, "errors", ReadWrite, AtomicU32s, "[0]: first bad coordinate, [1]: first bad scalar"),
+    row(Binding::BucketSums, "bucket_sums", ReadWrite, U32s, "[window][bucket 0..=B]: affine x, y of the batch (batch-affine module only)"),
+    row(Binding::LaneValues, "lane_values", ReadWrite, U32s, "[lane][coordinate][limb][invocation]: each lane's sum and prefix product (batch-affine module only)"),
 ];
 
 impl Binding {
@@ -174,6 +178,11 @@ impl Binding {
     /// Its `@binding` index.
     pub const fn index(self) -> u32 {
         self as u32
+    }
+
+    /// Whether only the batch-affine SMVP's module declares it (shaders/smvp_affine.wgsl).
+    pub const fn batch_affine_only(self) -> bool {
+        matches!(self, Binding::BucketSums | Binding::LaneValues)
     }
 
     /// Its row of [`BINDINGS`].

@@ -2,6 +2,7 @@
 //! curve and for native wgpu and WebGPU in the browser: the field functions, the curve formulas and
 //! the stages are assembled into one module per (curve, limb width), with constants from Rust.
 
+pub mod affine;
 pub mod combine;
 pub mod contract;
 pub mod curve;
@@ -17,6 +18,7 @@ mod upload;
 use fastmsm_curves::Canonical;
 use fastmsm_mont::{LimbConstants, limb_constants};
 
+pub use affine::SmvpForm;
 pub use combine::AffineOut;
 pub use curve::{GeneralAdd, GpuCurve, MixedAdd, WORKGROUP_SIZE, shader_source, shader_source_in};
 pub use plan::{Plan, SmvpPass, default_window_bits, reduction_segments};
@@ -95,7 +97,10 @@ pub struct GpuMsm {
     pub constants: LimbConstants,
     /// How the kernels were generated.
     pub form: KernelForm,
-    /// Per stage, in [`Stage::ALL`]'s order: its pipeline and the bind-group layout of its bindings.
+    /// How the SMVP adds each bucket's points.
+    pub smvp: SmvpForm,
+    /// Per stage of [`GpuMsm::stages`], in its order: its pipeline and the bind-group layout of its
+    /// bindings.
     pipelines: Vec<(wgpu::ComputePipeline, wgpu::BindGroupLayout)>,
     /// Device buffers of the last plan run, reused by the next MSM with the same plan (taken out
     /// while an MSM runs, so concurrent MSMs never share them).
@@ -125,6 +130,18 @@ impl GpuMsm {
         Self::build(ctx, curve, limb_bits, form, &|s| s).await
     }
 
+    /// As [`GpuMsm::with_form`], with the SMVP in `smvp` (short Weierstrass curves only for the
+    /// batch-affine form).
+    pub async fn with_smvp(
+        ctx: &GpuContext,
+        curve: GpuCurve,
+        limb_bits: u32,
+        form: KernelForm,
+        smvp: SmvpForm,
+    ) -> Result<Self, GpuError> {
+        Self::build_with(ctx, curve, limb_bits, form, smvp, &|s| s).await
+    }
+
     /// Compiles every stage from the assembled source passed through `edit` (the identity but
     /// for experiments, `crate::experiments`).
     pub(crate) async fn build(
@@ -134,11 +151,22 @@ impl GpuMsm {
         form: KernelForm,
         edit: &dyn Fn(String) -> String,
     ) -> Result<Self, GpuError> {
+        Self::build_with(ctx, curve, limb_bits, form, SmvpForm::Projective, edit).await
+    }
+
+    async fn build_with(
+        ctx: &GpuContext,
+        curve: GpuCurve,
+        limb_bits: u32,
+        form: KernelForm,
+        smvp: SmvpForm,
+        edit: &dyn Fn(String) -> String,
+    ) -> Result<Self, GpuError> {
         crate::field::check_limb_bits(ctx, limb_bits)?;
         check_limits(ctx)?;
         let constants = limb_constants(curve.base_field().params(), limb_bits)
             .map_err(|e| GpuError::Input(e.to_string()))?;
-        let source = edit(shader_source_in(curve, &constants, form)?);
+        let source = edit(affine::shader_source_for(curve, &constants, form, smvp)?);
         let scope = ctx.device.push_error_scope(wgpu::ErrorFilter::Validation);
         let module = ctx
             .device
@@ -146,7 +174,7 @@ impl GpuMsm {
                 label: Some("msm"),
                 source: wgpu::ShaderSource::Wgsl(source.into()),
             });
-        let pipelines = Stage::ALL
+        let pipelines = Self::stages_of(smvp)
             .iter()
             .map(|&stage| {
                 let entries: Vec<_> = stage.bindings().iter().map(|b| b.layout_entry()).collect();
@@ -187,6 +215,7 @@ impl GpuMsm {
             curve,
             constants,
             form,
+            smvp,
             pipelines,
             resources: Mutex::new(None),
             profile: Mutex::new(DeviceProfile::fallback(
@@ -217,12 +246,19 @@ impl GpuMsm {
             .min(ctx.limits.max_storage_buffer_binding_size)
             .min(ctx.limits.max_buffer_size);
         let profile = self.profile.lock().unwrap_or_else(|e| e.into_inner());
-        Plan::new(self.curve, &self.constants, n, options, limit, &profile)
+        Plan::with_smvp(self.curve, &self.constants, n, options, limit, &profile, self.smvp)
+    }
+
+    /// The stages compiled for an SMVP form: [`Stage::ALL`], and the batch-affine ones after them.
+    fn stages_of(smvp: SmvpForm) -> Vec<Stage> {
+        let affine = matches!(smvp, SmvpForm::BatchAffine { .. });
+        let extra = if affine { &Stage::BATCH_AFFINE[..] } else { &[] };
+        Stage::ALL.iter().chain(extra).copied().collect()
     }
 
     fn pipeline(&self, stage: Stage) -> &(wgpu::ComputePipeline, wgpu::BindGroupLayout) {
-        let i = Stage::ALL.iter().position(|&s| s == stage);
-        &self.pipelines[i.expect("every stage is in Stage::ALL")]
+        let i = Self::stages_of(self.smvp).iter().position(|&s| s == stage);
+        &self.pipelines[i.expect("the stage is compiled for this SMVP form")]
     }
 
     /// Σ kᵢ·Pᵢ from canonical affine points ((0, 0) is the short-Weierstrass identity; the Edwards

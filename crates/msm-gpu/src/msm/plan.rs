@@ -2,6 +2,7 @@
 //! chosen so that every buffer fits the device's binding limit (WebGPU's default is 128 MiB).
 
 use super::MsmOptions;
+use super::affine::SmvpForm;
 use super::curve::{GpuCurve, bit_length};
 use crate::GpuError;
 use crate::field::int64_products;
@@ -37,6 +38,8 @@ pub struct Plan {
     /// K: entries each SMVP invocation adds when every window is full (the GPU lowers it for
     /// fewer entries, keeping the number of invocations).
     pub chunk: u32,
+    /// Chunks each level-0 SMVP invocation takes: 1, or the lanes of the batch-affine form.
+    pub lanes: u32,
 }
 
 /// One SMVP pass over a batch: level 0 adds points, levels ≥ 1 combine head slots.
@@ -81,10 +84,7 @@ pub fn default_window_bits(n: usize) -> u32 {
 // ANCHOR_END: window_rule
 
 impl Plan {
-    // ANCHOR: plan_new
-    /// The caller's choices are `options.window_bits`, `chunk` and `batch`; `binding_limit` is
-    /// the largest buffer a shader may bind, in bytes; `profile` holds what the defaults need to
-    /// know about the device.
+    /// The plan with the projective SMVP: [`Plan::with_smvp`].
     pub fn new(
         curve: GpuCurve,
         constants: &LimbConstants,
@@ -92,6 +92,23 @@ impl Plan {
         options: &MsmOptions,
         binding_limit: u64,
         profile: &DeviceProfile,
+    ) -> Result<Self, GpuError> {
+        let projective = SmvpForm::Projective;
+        Self::with_smvp(curve, constants, n, options, binding_limit, profile, projective)
+    }
+
+    // ANCHOR: plan_new
+    /// The caller's choices are `options.window_bits`, `chunk` and `batch`; `binding_limit` is
+    /// the largest buffer a shader may bind, in bytes; `profile` holds what the defaults need to
+    /// know about the device; `smvp` is the SMVP's form, whose lanes share a level-0 invocation.
+    pub fn with_smvp(
+        curve: GpuCurve,
+        constants: &LimbConstants,
+        n: usize,
+        options: &MsmOptions,
+        binding_limit: u64,
+        profile: &DeviceProfile,
+        smvp: SmvpForm,
     ) -> Result<Self, GpuError> {
         let MsmOptions {
             window_bits,
@@ -170,7 +187,10 @@ impl Plan {
         // a batch takes about one chunk's time per wave, and a second wave that is only part full
         // costs as much as a full one. The GPU derives the K it uses from the entries the scalars
         // gave (smvp in msm.wgsl), so this K holds for full windows.
-        let wave = profile.smvp_wave(limbs);
+        // The batch-affine form runs `lanes` chunks per invocation: its chunks are that much
+        // shorter for the same wave.
+        let lanes = smvp.lanes();
+        let wave = profile.smvp_wave(limbs) * lanes as usize;
         let one_wave = |b: usize| {
             (b.max(1) * windows as usize)
                 .div_ceil(wave)
@@ -246,6 +266,7 @@ impl Plan {
             first_batch,
             segments,
             chunk,
+            lanes,
         })
     }
     // ANCHOR_END: plan_new
@@ -300,4 +321,13 @@ impl Plan {
         passes
     }
     // ANCHOR_END: smvp_passes
+
+    /// Invocations of an SMVP pass: one per chunk (level 0: one per `lanes` chunks), one per F
+    /// slots above.
+    pub fn smvp_invocations(&self, pass: &SmvpPass) -> u32 {
+        match pass.level {
+            0 => pass.invocations.div_ceil(self.lanes),
+            _ => pass.invocations,
+        }
+    }
 }

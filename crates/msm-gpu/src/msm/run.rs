@@ -100,6 +100,16 @@ impl Resources {
                         (header_bytes as usize / 4 + windows * point_words, copy_dst)
                     }
                     Binding::HeadsIn | Binding::HeadsOut => (heads, none),
+                    Binding::BucketSums if plan.lanes > 1 => {
+                        (windows * (buckets + 1) * 2 * limbs, copy_dst)
+                    }
+                    Binding::BucketSums => (1, none),
+                    Binding::LaneValues if plan.lanes > 1 => {
+                        let chunks = plan.smvp_passes(batch)[0].invocations as usize;
+                        let lanes = plan.lanes as usize;
+                        (chunks.next_multiple_of(lanes) * 3 * limbs, none)
+                    }
+                    Binding::LaneValues => (1, none),
                     Binding::Errors => return None,
                 };
                 let usage = usage | wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC;
@@ -114,7 +124,8 @@ impl Resources {
         let params = buffers[Binding::Params as usize].as_ref().expect("own buffer");
         ctx.queue.write_buffer(params, 0, &bytes);
         let queries = timestamps.then(|| {
-            let passes_per_batch = plan.smvp_passes(plan.batch).len() + 4;
+            let merge = (plan.lanes > 1) as usize;
+            let passes_per_batch = plan.smvp_passes(plan.batch).len() + 4 + merge;
             let count = 2
                 * (1 + plan.batches() * passes_per_batch
                     + 2
@@ -458,11 +469,17 @@ impl<'a> Run<'a> {
         self.pass(Stage::Prefix, p, false, plan.windows).await?;
         self.pass(Stage::Scatter, p, false, groups(n as usize))
             .await?;
+        let affine = plan.lanes > 1;
+        if affine {
+            // Buckets no lane begins in this batch must read as (0, 0), the affine identity.
+            let sums = self.res.buffer(Binding::BucketSums).clone();
+            self.encoder().clear_buffer(&sums, 0, None);
+        }
         for pass in plan.smvp_passes(n as usize) {
-            let stage = if pass.level == 0 {
-                Stage::Smvp
-            } else {
-                Stage::SmvpCombine
+            let stage = match (pass.level, affine) {
+                (0, false) => Stage::Smvp,
+                (0, true) => Stage::SmvpAffine,
+                _ => Stage::SmvpCombine,
             };
             let params = Varying {
                 n,
@@ -476,9 +493,14 @@ impl<'a> Run<'a> {
                 stage,
                 params,
                 pass.level % 2 == 1,
-                groups(pass.invocations as usize),
+                groups(plan.smvp_invocations(&pass) as usize),
             )
             .await?;
+            if affine && pass.level == 0 {
+                // Before the combine levels read the buckets that runs began in.
+                let slots = plan.windows as usize * (plan.buckets as usize + 1);
+                self.pass(Stage::BucketMerge, p, false, groups(slots)).await?;
+            }
         }
         self.submit();
         self.points = None;

@@ -22,6 +22,11 @@ pub enum Stage {
     Smvp,
     /// One level of summing head slots into their buckets.
     SmvpCombine,
+    /// Batch-affine bucket accumulation (shaders/smvp_affine.wgsl): `lanes` chunks per invocation,
+    /// affine sums under one shared inversion per round; replaces `smvp` in that form.
+    SmvpAffine,
+    /// The batch-affine form's bucket sums added into the projective buckets.
+    BucketMerge,
     /// Per (window, segment), Σ b·S_b over the segment's buckets.
     Reduce,
     /// One level of the tree sum of each window's segment partials.
@@ -46,6 +51,9 @@ impl Stage {
         Stage::WindowOut,
     ];
 
+    /// The stages the batch-affine SMVP adds (their entry points exist only in its module).
+    pub const BATCH_AFFINE: [Stage; 2] = [Stage::SmvpAffine, Stage::BucketMerge];
+
     /// The entry point's name in msm.wgsl, which is also the stage's name in reports.
     pub fn entry_point(self) -> &'static str {
         match self {
@@ -56,6 +64,8 @@ impl Stage {
             Stage::Scatter => "scatter",
             Stage::Smvp => "smvp",
             Stage::SmvpCombine => "smvp_combine",
+            Stage::SmvpAffine => "smvp_affine",
+            Stage::BucketMerge => "bucket_merge",
             Stage::Reduce => "reduce",
             Stage::Fold => "fold",
             Stage::WindowOut => "window_out",
@@ -64,7 +74,10 @@ impl Stage {
 
     /// The stage with that entry-point name, or `None`.
     pub fn from_name(name: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|s| s.entry_point() == name)
+        Self::ALL
+            .into_iter()
+            .chain(Self::BATCH_AFFINE)
+            .find(|s| s.entry_point() == name)
     }
 
     /// The bindings the entry point uses: its bind-group layout holds exactly these.
@@ -78,6 +91,10 @@ impl Stage {
             Stage::Scatter => &[Params, Digits, Counts, Offsets, Entries],
             Stage::Smvp => &[Params, Points, Digits, Offsets, Entries, Buckets, HeadsOut],
             Stage::SmvpCombine => &[Params, Digits, Offsets, Entries, Buckets, HeadsIn, HeadsOut],
+            Stage::SmvpAffine => {
+                &[Params, Points, Digits, Offsets, Entries, HeadsOut, BucketSums, LaneValues]
+            }
+            Stage::BucketMerge => &[Params, Buckets, BucketSums],
             Stage::Reduce => &[Params, Buckets, Partials],
             Stage::Fold => &[Params, Partials],
             Stage::WindowOut => &[Params, Partials, WindowSums],
