@@ -38,6 +38,12 @@ export const controls = [
   { name: 'kernels', label: 'Montgomery product', type: 'select', default: 'auto',
     options: [{ value: 'auto', label: "the profile's" }, { value: 'unrolled', label: 'straight-line' },
       { value: 'compact', label: 'row loop (compact)' }] },
+  // How the input reaches the GPU (fastmsm_gpu::msm::UploadPath); a list in a job's params gives
+  // one row per path in the same run, for comparing them on one GPU.
+  { name: 'upload', label: 'Input upload', type: 'select', default: 'auto',
+    options: [{ value: 'auto', label: 'auto (writeBuffer)' }, { value: 'write-buffer', label: 'one writeBuffer per buffer' },
+      { value: 'chunked:1M', label: 'writeBuffer in 1 MiB pieces' }, { value: 'chunked:8M', label: 'writeBuffer in 8 MiB pieces' },
+      { value: 'staging', label: 'kept mapped staging buffer' }] },
 ];
 // The E2E run, on SwiftShader (headless Chromium's software adapter): every curve, a power of two and
 // an n that is not one, with the named swiftshader profile (its compact product: the straight-line
@@ -107,6 +113,14 @@ export async function task(wasm, params, progress) {
   const cpuCheck = Math.min(MAX_LOG_N, Math.max(0, Math.round(params.cpu_check ?? 16)));
   const seed = Number(params.seed ?? SEED) >>> 0;
 
+  const uploads = [params.upload ?? 'auto'].flat().map(String);
+  // Diagnostic (benchmark jobs only): wait for the GPU after each upload, so that the host trace
+  // shows when the input has really arrived. Adds a round trip to every run.
+  const waitAfterUpload = params.wait_after_upload === true;
+  // Points per batch (benchmark jobs; 0: the plan's). In a browser the GPU process copies one
+  // batch's input while the GPU works on the batch before it.
+  const batch = Math.max(0, Math.round(Number(params.batch ?? 0)));
+
   const mode = params.profile ?? 'auto';
   const kernels = params.kernels ?? 'auto';
   // GPUs idle at a fraction of their clock and take a second of steady work to raise it; without
@@ -132,51 +146,30 @@ export async function task(wasm, params, progress) {
       const compiled = await wasm.gpu_msm_compile(curve, limbs);
       // Test hook (end-to-end suite): lose the device here, as a crash of the GPU process would.
       if (self.fastmsmTest?.loseDeviceOnce) { self.fastmsmTest.loseDeviceOnce = false; await wasm.gpu_msm_lose_device(); }
-      let warmupRuns = 0;
-      for (const until = performance.now() + warmupS * 1e3; performance.now() < until; warmupRuns++) {
-        say(0.3, `warming the GPU up (${warmupRuns + 1})`);
-        await input.gpu(limbs, window);
+      const timed = [];
+      for (const [ui, upload] of uploads.entries()) {
+        const part = (f) => 0.3 + 0.4 * ((ui + f) / uploads.length);
+        const via = uploads.length > 1 ? ` (upload: ${upload})` : '';
+        const gpu = () => input.gpu(limbs, window, upload, waitAfterUpload, batch);
+        let warmupRuns = 0;
+        for (const until = performance.now() + warmupS * 1e3; performance.now() < until; warmupRuns++) {
+          say(part(0), `warming the GPU up (${warmupRuns + 1})${via}`);
+          await gpu();
+        }
+        const runs = [];
+        for (let r = 0; r < repetitions; r++) {
+          say(part(r / repetitions), `GPU run ${r + 1}/${repetitions}${via}`);
+          runs.push(await gpu());
+        }
+        timed.push({ runs, upload, warmupRuns });
       }
-      const runs = [];
-      for (let r = 0; r < repetitions; r++) {
-        say(0.3 + 0.4 * (r / repetitions), `GPU run ${r + 1}/${repetitions}`);
-        runs.push(await input.gpu(limbs, window));
-      }
+      // Checked once per input: every run of every upload path must equal the same point.
       say(0.7, 'checking: Σ kᵢ·aᵢ·G from the discrete logarithms');
       const logs = input.by_discrete_logs();
       const ark = n <= 2 ** cpuCheck ? (say(0.75, 'checking: arkworks MSM on the CPU'), input.arkworks()) : null;
-      const verified = runs.every((run) => samePoint(run, logs) && (!ark || samePoint(run, ark)))
-        && (!ark || samePoint(ark, logs));
-      const times = runs.map((run) => run.seconds * 1e3);
-      const mid = runs[times.map((t, i) => [t, i]).sort((a, b) => a[0] - b[0])[(times.length - 1) >> 1][1]];
-      const first = runs[0];
-      results.push({
-        name: `${curve}/n=${nText(n)}/w${first.limb_bits}`,
-        params: {
-          curve, n, seed, limb_bits: first.limb_bits, limbs: first.limbs, window_bits: first.window_bits,
-          windows: first.windows, buckets: first.buckets, batch: first.batch, batches: first.batches,
-          segments: first.segments, timing: first.timing,
-          compile_ms: compiled.compile_seconds === null ? null : round(compiled.compile_seconds * 1e3, 1),
-          kernel_form: compiled.form,
-          // The profile step compiles the profile's own pipelines: in a browser this is where a
-          // curve's first use waits (null: nothing compiled for this n).
-          profile_ms: profile.seconds === null ? null : round(profile.seconds * 1e3, 1),
-          warmup_runs: warmupRuns,
-          profile: profile.origin,
-          stages_ms_of_median_run: mid.stages.map((s) => ({ stage: s.stage, ms: round(s.seconds * 1e3) })),
-          host_ms_of_median_run: mid.host.map((s) => ({ phase: s.stage, ms: round(s.seconds * 1e3) })),
-          result: pointText(first),
-          checks: {
-            discrete_log: { equal: runs.every((run) => samePoint(run, logs)), ms: round(logs.seconds * 1e3, 1) },
-            arkworks: ark ? { equal: runs.every((run) => samePoint(run, ark)), ms: round(ark.seconds * 1e3, 1) }
-              : { not_run: `n above 2^${cpuCheck}` },
-          },
-        },
-        unit: 'ms',
-        median: round(median(times)), min: round(Math.min(...times)), max: round(Math.max(...times)),
-        samples: times.length,
-        verified,
-      });
+      for (const { runs, upload, warmupRuns } of timed) {
+        results.push(row({ curve, n, seed, upload, runs, warmupRuns, compiled, profile, logs, ark, cpuCheck, waitAfterUpload, batch }));
+      }
     } finally {
       input.free();
     }
@@ -188,10 +181,51 @@ export async function task(wasm, params, progress) {
     suite: 'gpu-msm',
     device: { name, backend: 'WebGPU', device_type: adapter.device_type },
     adapter: { timestamp_query: adapter.timestamp_query, limits: adapter.limits },
-    params: { repetitions, limbs: limbs || 'auto', window: window || 'automatic', arkworks_check_up_to: 2 ** cpuCheck, seed, profile: mode, kernels, warmup_s: warmupS },
+    params: { repetitions, limbs: limbs || 'auto', window: window || 'automatic', arkworks_check_up_to: 2 ** cpuCheck, seed, profile: mode, kernels, warmup_s: warmupS, upload: uploads, wait_after_upload: waitAfterUpload, batch: batch || 'plan' },
     profile: profile && { origin: profile.origin, summary: profile.summary, seconds: profile.seconds, ...JSON.parse(profile.profile) },
     results,
     verified: results.length > 0 && results.every((r) => r.verified),
+  };
+}
+
+/** One result row: the runs of one (curve, n, upload path), checked against the CPU's answers. */
+function row({ curve, n, seed, upload, runs, warmupRuns, compiled, profile, logs, ark, cpuCheck, waitAfterUpload, batch }) {
+  const verified = runs.every((run) => samePoint(run, logs) && (!ark || samePoint(run, ark)))
+    && (!ark || samePoint(ark, logs));
+  const times = runs.map((run) => run.seconds * 1e3);
+  const mid = runs[times.map((t, i) => [t, i]).sort((a, b) => a[0] - b[0])[(times.length - 1) >> 1][1]];
+  const first = runs[0];
+  return {
+    name: `${curve}/n=${nText(n)}/w${first.limb_bits}` + (upload === 'auto' ? '' : `/upload=${upload}`)
+      + (batch ? `/batch=${batch}` : '') + (waitAfterUpload ? '/wait-after-upload' : ''),
+    params: {
+      curve, n, seed, limb_bits: first.limb_bits, limbs: first.limbs, window_bits: first.window_bits,
+      windows: first.windows, buckets: first.buckets, batch: first.batch, batches: first.batches,
+      segments: first.segments, timing: first.timing,
+      compile_ms: compiled.compile_seconds === null ? null : round(compiled.compile_seconds * 1e3, 1),
+      kernel_form: compiled.form,
+      // The profile step compiles the profile's own pipelines: in a browser this is where a
+      // curve's first use waits (null: nothing compiled for this n).
+      profile_ms: profile.seconds === null ? null : round(profile.seconds * 1e3, 1),
+      warmup_runs: warmupRuns,
+      profile: profile.origin,
+      upload: first.upload, wait_after_upload: waitAfterUpload,
+      stages_ms_of_median_run: mid.stages.map((s) => ({ stage: s.stage, ms: round(s.seconds * 1e3) })),
+      host_ms_of_median_run: mid.host.map((s) => ({ phase: s.stage, ms: round(s.seconds * 1e3) })),
+      // Where the host's time went in the median run: each writeBuffer, submit, wait and map,
+      // ms from the MSM's start (fastmsm_gpu::msm::HostSpan).
+      host_trace_of_median_run: (mid.host_trace ?? []).map((t) => ({ what: t.what, start_ms: round(t.start * 1e3), end_ms: round(t.end * 1e3) })),
+      result: pointText(first),
+      checks: {
+        discrete_log: { equal: runs.every((run) => samePoint(run, logs)), ms: round(logs.seconds * 1e3, 1) },
+        arkworks: ark ? { equal: runs.every((run) => samePoint(run, ark)), ms: round(ark.seconds * 1e3, 1) }
+          : { not_run: `n above 2^${cpuCheck}` },
+      },
+    },
+    unit: 'ms',
+    median: round(median(times)), min: round(Math.min(...times)), max: round(Math.max(...times)),
+    samples: times.length,
+    verified,
   };
 }
 
@@ -202,6 +236,17 @@ const TIMING = {
   'host-waits': 'the host clock, waiting for the GPU after each stage (this adapter has no timestamp queries; the waits add to the total)',
   none: 'not available',
 };
+
+/** The host's timeline of one row's median run (none for results saved before it existed). */
+function traceTable(r, label) {
+  const trace = r?.params.host_trace_of_median_run;
+  if (!trace?.length) return [];
+  return [{
+    caption: `Host timeline of the median run, ${label(r)}: ms from the MSM's start (upload calls, submits, waits)`,
+    columns: ['What', 'Start', 'End', 'ms'],
+    rows: trace.map((t) => [t.what, ms(t.start_ms), ms(t.end_ms), ms(t.end_ms - t.start_ms)]),
+  }];
+}
 
 export function view(result) {
   if (result.unavailable) {
@@ -215,7 +260,7 @@ export function view(result) {
   const stageNames = [...new Set(rows.flatMap((r) => r.params.stages_ms_of_median_run.map((s) => s.stage)))];
   const hostNames = [...new Set(rows.flatMap((r) => r.params.host_ms_of_median_run.map((p) => p.phase)))];
   const stageMs = (r, stage) => r.params.stages_ms_of_median_run.find((s) => s.stage === stage)?.ms ?? null;
-  const label = (r) => `${r.params.curve}, n = ${nText(r.params.n)}`;
+  const label = (r) => `${r.params.curve}, n = ${nText(r.params.n)}` + (r.params.upload && r.params.upload !== 'auto' ? ` (${r.params.upload})` : '');
   const timing = [...new Set(rows.map((r) => TIMING[r.params.timing] ?? r.params.timing))].join('; ');
   const p = result.profile;
   const profileText = p ? `Device profile: ${HOW[p.origin] ?? p.origin}`
@@ -242,6 +287,7 @@ export function view(result) {
         rows: [...stageNames.map((s) => [s, ...rows.map((r) => stageMs(r, s) ?? '—')]),
           ...hostNames.map((h) => [`host: ${h}`, ...rows.map((r) => r.params.host_ms_of_median_run.find((p) => p.phase === h)?.ms ?? '—')])],
       },
+      ...traceTable(rows.at(-1), label),
       {
         caption: 'Results (affine, hex)',
         columns: ['Curve', 'n', 'Σ kᵢ·Pᵢ'],

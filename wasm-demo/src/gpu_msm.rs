@@ -24,7 +24,9 @@ use ark_ec::{CurveGroup, PrimeGroup, VariableBaseMSM};
 use ark_ff::{PrimeField as ArkPrimeField, Zero};
 use fastmsm_gpu::calibrate::{self, ProfileRequest};
 use fastmsm_gpu::mont_wgsl::KernelForm;
-use fastmsm_gpu::msm::{GpuCurve, GpuMsm, MsmOptions, TimingSource, pack_points, pack_scalars};
+use fastmsm_gpu::msm::{
+    GpuCurve, GpuMsm, MsmOptions, TimingSource, UploadPath, pack_points, pack_scalars,
+};
 use fastmsm_gpu::{DeviceProfile, GpuError};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
@@ -369,6 +371,13 @@ struct Stage {
 }
 
 #[derive(Serialize)]
+struct Span {
+    what: String,
+    start: f64,
+    end: f64,
+}
+
+#[derive(Serialize)]
 struct GpuRun {
     curve: &'static str,
     n: usize,
@@ -386,6 +395,10 @@ struct GpuRun {
     stages: Vec<Stage>,
     /// The host's phases (validate, setup, upload, gpu, combine), from its clock.
     host: Vec<Stage>,
+    /// How the input went up (`UploadPath::name`).
+    upload: String,
+    /// The host's timeline: each upload call, submit, wait and map, seconds from the MSM's start.
+    host_trace: Vec<Span>,
     /// Seconds from the packed input in memory to the affine result: upload, every stage, readback
     /// and the Horner step on the CPU.
     seconds: f64,
@@ -458,10 +471,21 @@ impl GpuMsmInput {
     }
 
     /// One GPU MSM of the whole input (a promise of `GpuRun`). `limb_bits` 0: the curve's
-    /// default; `window_bits` 0: chosen from n. Compiles the pipelines first if this worker has not.
-    pub fn gpu(&self, limb_bits: u32, window_bits: u32) -> js_sys::Promise {
+    /// default; `window_bits` 0: chosen from n; `upload`: how the input goes up (`UploadPath::parse`,
+    /// default "auto"); `wait_after_upload`: a diagnostic wait until the GPU has the input;
+    /// `batch`: points per batch (0 or none: the plan's; smaller batches let the GPU work on one
+    /// while the next is sent). Compiles the pipelines first if this worker has not.
+    pub fn gpu(
+        &self,
+        limb_bits: u32,
+        window_bits: u32,
+        upload: Option<String>,
+        wait_after_upload: Option<bool>,
+        batch: Option<u32>,
+    ) -> js_sys::Promise {
         let (curve, inner) = (self.curve, self.inner.clone());
         wasm_bindgen_futures::future_to_promise(async move {
+            let upload = UploadPath::parse(upload.as_deref().unwrap_or("auto")).map_err(err)?;
             let limb_bits = limb_bits_for(curve, limb_bits);
             let (msm, _) = pipelines(curve, limb_bits).await?;
             let ctx = gpu_context().await?;
@@ -469,6 +493,9 @@ impl GpuMsmInput {
             let options = MsmOptions {
                 window_bits: (window_bits != 0).then_some(window_bits),
                 stage_timing: true,
+                upload,
+                wait_after_upload: wait_after_upload.unwrap_or(false),
+                batch: batch.filter(|&b| b > 0).map(|b| b as usize),
                 ..MsmOptions::default()
             };
             let start = now_seconds();
@@ -507,6 +534,16 @@ impl GpuMsmInput {
                     .host
                     .into_iter()
                     .map(|(stage, seconds)| Stage { stage, seconds })
+                    .collect(),
+                upload: upload.name(),
+                host_trace: out
+                    .host_trace
+                    .into_iter()
+                    .map(|t| Span {
+                        what: t.what,
+                        start: t.start,
+                        end: t.end,
+                    })
                     .collect(),
                 seconds,
                 x,

@@ -57,9 +57,25 @@ pub async fn read_many(
     ctx: &GpuContext,
     sources: &[(&wgpu::Buffer, usize)],
 ) -> Result<Vec<u32>, GpuError> {
+    start_read(ctx, sources).wait(ctx).await
+}
+
+/// A read-back whose copies are submitted and whose map is requested: [`start_read`]'s half of
+/// [`read_many`], apart so that a caller can time the submit and the wait on its own clock.
+pub struct PendingRead {
+    /// The host-visible copy and the receiver of its map callback; `None` for nothing to read.
+    staging: Option<(
+        wgpu::Buffer,
+        futures_channel::oneshot::Receiver<Result<(), wgpu::BufferAsyncError>>,
+    )>,
+}
+
+/// Records the copies of [`read_many`] into a fresh staging buffer, submits them and asks for the
+/// map; [`PendingRead::wait`] gets the words.
+pub fn start_read(ctx: &GpuContext, sources: &[(&wgpu::Buffer, usize)]) -> PendingRead {
     let total: usize = sources.iter().map(|s| s.1).sum();
     if total == 0 {
-        return Ok(Vec::new());
+        return PendingRead { staging: None };
     }
     let staging = ctx.device.create_buffer(&wgpu::BufferDescriptor {
         label: Some("readback"),
@@ -85,22 +101,38 @@ pub async fn read_many(
         .map_async(wgpu::MapMode::Read, move |result| {
             let _ = sender.send(result);
         });
-    #[cfg(not(target_arch = "wasm32"))]
-    ctx.device
-        .poll(wgpu::PollType::wait_indefinitely())
-        .map_err(|e| GpuError::Readback(e.to_string()))?;
-    receiver
-        .await
-        .map_err(|_| GpuError::Readback("the device was dropped before the map finished".into()))?
-        .map_err(|e| GpuError::Readback(e.to_string()))?;
-    let words_out = {
-        let view = staging
-            .get_mapped_range(..)
+    PendingRead {
+        staging: Some((staging, receiver)),
+    }
+}
+
+impl PendingRead {
+    /// Waits for the map (natively: polls until the GPU is done) and copies the words out.
+    pub async fn wait(self, ctx: &GpuContext) -> Result<Vec<u32>, GpuError> {
+        let Some((staging, receiver)) = self.staging else {
+            return Ok(Vec::new());
+        };
+        #[cfg(not(target_arch = "wasm32"))]
+        ctx.device
+            .poll(wgpu::PollType::wait_indefinitely())
             .map_err(|e| GpuError::Readback(e.to_string()))?;
-        bytemuck::cast_slice::<u8, u32>(&view).to_vec()
-    };
-    staging.unmap();
-    Ok(words_out)
+        #[cfg(target_arch = "wasm32")]
+        let _ = ctx;
+        receiver
+            .await
+            .map_err(|_| {
+                GpuError::Readback("the device was dropped before the map finished".into())
+            })?
+            .map_err(|e| GpuError::Readback(e.to_string()))?;
+        let words_out = {
+            let view = staging
+                .get_mapped_range(..)
+                .map_err(|e| GpuError::Readback(e.to_string()))?;
+            bytemuck::cast_slice::<u8, u32>(&view).to_vec()
+        };
+        staging.unmap();
+        Ok(words_out)
+    }
 }
 
 /// Splits `workgroups` into an (x, y) grid that respects `maxComputeWorkgroupsPerDimension`.

@@ -13,6 +13,7 @@ mod points;
 mod resident;
 mod run;
 pub mod stage;
+mod trace;
 mod upload;
 
 use fastmsm_curves::Canonical;
@@ -25,6 +26,8 @@ pub use plan::{Plan, SmvpPass, default_window_bits, reduction_segments};
 pub use points::{GpuMsmOptions, GpuPoint};
 pub use resident::Bases;
 pub use stage::Stage;
+pub use trace::HostSpan;
+pub use upload::UploadPath;
 
 use crate::mont_wgsl::KernelForm;
 use crate::profile::DeviceProfile;
@@ -57,6 +60,12 @@ pub struct MsmOptions {
     /// as many as the others, or the quarter above). With it and no `batch`, the rest goes in one
     /// batch. A smaller first batch leaves less of the host's copy before the GPU can start.
     pub first_batch: Option<usize>,
+    /// How the input reaches the GPU (default: a kept staging buffer natively, `writeBuffer` in
+    /// the browser).
+    pub upload: UploadPath,
+    /// A diagnostic: after each batch's upload, wait until the GPU has it, so that
+    /// [`MsmOutput::host_trace`] shows when the input arrived. Adds a round trip per batch.
+    pub wait_after_upload: bool,
 }
 
 /// Where stage times come from.
@@ -86,6 +95,9 @@ pub struct MsmOutput {
     /// sums, checks and stage times: the stages above plus transfers and waits), `combine`
     /// (Horner on the CPU).
     pub host: Vec<(&'static str, f64)>,
+    /// With stage timing: the host's timeline, seconds from the MSM's start: each upload call,
+    /// submit, wait and map, then the error check and the combine (empty otherwise).
+    pub host_trace: Vec<HostSpan>,
 }
 
 /// Compiled stages for one (curve, limb width).
@@ -309,6 +321,7 @@ impl GpuMsm {
     ) -> Result<MsmOutput, GpuError> {
         let mut host = Vec::new();
         let mut clock = now();
+        let origin = clock;
         let mut lap = |phase: &'static str, host: &mut Vec<(&'static str, f64)>| {
             let t = now();
             host.push((phase, t - clock));
@@ -336,12 +349,18 @@ impl GpuMsm {
                 timing,
                 stages: Vec::new(),
                 host,
+                host_trace: Vec::new(),
             });
         }
         let scope = ctx.device.push_error_scope(wgpu::ErrorFilter::Validation);
         let timestamps = timing == TimingSource::GpuTimestamps;
         let resources = self.take_resources(ctx, &plan, timestamps);
-        let mut run = Run::new(ctx, self, resources, timing, now);
+        let trace = trace::Trace::new(now, origin, options.stage_timing);
+        let mut run = Run::new(ctx, self, resources, timing, now).with_host(
+            trace,
+            options.upload,
+            options.wait_after_upload,
+        );
         lap("setup", &mut host);
         let coord_words = 2 * self.curve.coord_words();
         for (i, range) in plan.batch_ranges().into_iter().enumerate() {
@@ -357,14 +376,17 @@ impl GpuMsm {
         }
         let back = run.finish().await?;
         let upload = run.upload_seconds;
+        let mut trace = std::mem::replace(&mut run.trace, trace::Trace::new(now, origin, false));
         self.keep_resources(run.into_resources());
         lap("gpu", &mut host);
         // Of that, the host's part of the input copy: its own phase.
         host.last_mut().expect("gpu phase").1 -= upload;
         host.insert(host.len() - 1, ("upload", upload));
+        let t = trace.start();
         if let Some(error) = scope.pop().await {
             return Err(GpuError::Validation(error.to_string()));
         }
+        trace.end(t, || "error scope".into());
         if let Some(c) = back.bad_coordinate {
             return Err(bad_coordinate(c));
         }
@@ -378,7 +400,9 @@ impl GpuMsm {
             .chunks(self.constants.limbs)
             .map(|l| join_limbs(l, w))
             .collect();
+        let t = trace.start();
         let result = combine::combine(self.curve, &coords, plan.window_bits)?;
+        trace.end(t, || "combine".into());
         lap("combine", &mut host);
         Ok(MsmOutput {
             result,
@@ -386,6 +410,7 @@ impl GpuMsm {
             timing,
             stages,
             host,
+            host_trace: trace.spans(),
         })
     }
 }

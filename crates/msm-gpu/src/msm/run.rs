@@ -5,9 +5,10 @@
 use super::contract::{Binding, Params};
 use super::curve::{ADD_STEPS, WORKGROUP_SIZE};
 use super::plan::{FAN_IN, Plan};
-use super::upload::Uploader;
+use super::trace::Trace;
+use super::upload::{UploadPath, Uploader};
 use super::{GpuMsm, Stage, TimingSource};
-use crate::transfer::{dispatch_grid, read_many};
+use crate::transfer::{dispatch_grid, read_many, start_read};
 use crate::{GpuContext, GpuError};
 
 /// The members of [`Params`] that vary between passes; the others come from the plan.
@@ -311,6 +312,10 @@ pub(super) struct Run<'a> {
     now: &'a dyn Fn() -> f64,
     /// The converted points the passes bind, when they are not the plan's own buffer.
     points: Option<wgpu::Buffer>,
+    /// The host's timeline ([`Run::with_host`]; off by default).
+    pub(super) trace: Trace<'a>,
+    /// How the input goes up, and whether to wait for it on the GPU (a diagnostic).
+    upload: (UploadPath, bool),
 }
 
 impl<'a> Run<'a> {
@@ -337,6 +342,23 @@ impl<'a> Run<'a> {
             upload_seconds: 0.0,
             now,
             points: None,
+            trace: Trace::new(now, 0.0, false),
+            upload: (UploadPath::Auto, false),
+        }
+    }
+
+    /// The same run with the host's timeline in `trace`, the input sent by `upload`, and, with
+    /// `wait_after_upload`, a wait until the GPU has the input (so that the trace shows when).
+    pub(super) fn with_host(
+        self,
+        trace: Trace<'a>,
+        upload: UploadPath,
+        wait_after_upload: bool,
+    ) -> Self {
+        Self {
+            trace,
+            upload: (upload, wait_after_upload),
+            ..self
         }
     }
 
@@ -360,8 +382,28 @@ impl<'a> Run<'a> {
 
     fn submit(&mut self) {
         if let Some(encoder) = self.encoder.take() {
+            let t = self.trace.start();
             self.ctx.queue.submit([encoder.finish()]);
+            self.trace.end(t, || "submit".into());
         }
+    }
+
+    /// Sends `parts` by the run's upload path; with `wait_after_upload`, waits until the GPU has
+    /// them (an empty submit flushes the queue's pending writes).
+    async fn upload(&mut self, parts: &[super::upload::Part<'_>]) -> Result<(), GpuError> {
+        let (path, wait) = self.upload;
+        self.res
+            .uploader
+            .upload(self.ctx, parts, path, &mut self.trace)
+            .await?;
+        if wait {
+            let t = self.trace.start();
+            self.ctx.queue.submit([]);
+            crate::transfer::wait_idle(self.ctx).await?;
+            self.trace
+                .end(t, || "wait until the GPU has the input".into());
+        }
+        Ok(())
     }
 
     /// Records one stage over `workgroups` workgroups (of `prefix`: one per window).
@@ -406,7 +448,10 @@ impl<'a> Run<'a> {
         }
         if self.timing == TimingSource::HostWaits {
             self.submit();
+            let t = self.trace.start();
             crate::transfer::wait_idle(self.ctx).await?;
+            self.trace
+                .end(t, || format!("wait for {}", stage.entry_point()));
             self.host_times.push((stage, (self.now)() - start));
         }
         Ok(())
@@ -444,20 +489,18 @@ impl<'a> Run<'a> {
         };
         match points {
             BatchPoints::Packed(points) => {
-                self.res
-                    .uploader
-                    .upload(self.ctx, &[(&points_in, points), (&scalars_in, scalars)])
-                    .await?;
+                self.upload(&[
+                    ("points", &points_in, points),
+                    ("scalars", &scalars_in, scalars),
+                ])
+                .await?;
                 self.upload_seconds += (self.now)() - start;
                 self.points = None;
                 self.pass(Stage::ConvertPoints, p, false, groups(n as usize))
                     .await?;
             }
             BatchPoints::Resident(converted) => {
-                self.res
-                    .uploader
-                    .upload(self.ctx, &[(&scalars_in, scalars)])
-                    .await?;
+                self.upload(&[("scalars", &scalars_in, scalars)]).await?;
                 self.upload_seconds += (self.now)() - start;
                 self.points = Some(converted.clone());
             }
@@ -517,10 +560,7 @@ impl<'a> Run<'a> {
     ) -> Result<(), GpuError> {
         let n = points.len() / (2 * self.msm.curve.coord_words());
         let points_in = self.res.buffer(Binding::PointsIn).clone();
-        self.res
-            .uploader
-            .upload(self.ctx, &[(&points_in, points)])
-            .await?;
+        self.upload(&[("points", &points_in, points)]).await?;
         self.points = Some(out.clone());
         let p = Varying {
             n: n as u32,
@@ -587,7 +627,13 @@ impl<'a> Run<'a> {
         if let Some((_, resolve, _)) = &self.res.queries {
             sources.push((resolve, 2 * used as usize));
         }
-        let mut words = read_many(self.ctx, &sources).await?;
+        let t = self.trace.start();
+        let pending = start_read(self.ctx, &sources);
+        self.trace.end(t, || "read-back: copy, submit, map".into());
+        let t = self.trace.start();
+        let mut words = pending.wait(self.ctx).await?;
+        self.trace
+            .end(t, || "read-back: wait for the map, copy out".into());
         let ticks = words.split_off(result_words);
         let flag = |w: u32| (w != NO_ERROR).then_some(w);
         Ok(Readback {
