@@ -7,6 +7,8 @@
 # "wait_after_upload": true adds a wait until the GPU has the input (diagnostic). Each row carries
 # the host timeline of its median run (host_trace_of_median_run); the end of this script prints it
 # summed by kind (benches/browser/host-trace.py --brief), the full timelines go to OUT/host-trace.txt.
+# PAGE='bench/upload-probe.html?mb=128&reps=5' runs that page instead (no JOBS): the browser's upload
+# paths alone, apart from any MSM; its result is printed.
 # Flags (benches/README.md): ANGLE composites on SwiftShader, which has the headless
 # surface extension, so Chrome counts GL as hardware and Dawn's high-performance adapter is the GPU.
 set -eu
@@ -21,15 +23,20 @@ export ANGLE_PREFERRED_DEVICE='SwiftShader Device (Subzero)'
 # The SM clock falls to a fraction within ~1.5 s of idle; sample it while the page runs.
 (while sleep 1; do nvidia-smi --query-gpu=clocks.sm --format=csv,noheader; done) > "$OUT/clocks.txt" 2>&1 &
 clocks=$!
-jobs=$(python3 -c "import sys, urllib.parse; print(urllib.parse.quote(sys.argv[1]))" "$JOBS")
+if [ -z "${PAGE:-}" ]; then
+  jobs=$(python3 -c "import sys, urllib.parse; print(urllib.parse.quote(sys.argv[1]))" "$JOBS")
+fi
+page=${PAGE:-"bench/run.html?widget=gpu-msm&jobs=$jobs"}
 status=0
 python3 benches/browser/drive.py --site .site --out "$OUT" --chrome "$RT/chromium" --timeout "${BENCH_T:-540}" \
-  --page "bench/run.html?widget=gpu-msm&jobs=$jobs" -- --headless=new --no-sandbox --no-first-run \
+  --page "$page" -- --headless=new --no-sandbox --no-first-run \
   --enable-unsafe-webgpu --ignore-gpu-blocklist --enable-webgpu-developer-features --enable-features=Vulkan \
   --use-angle=vulkan --disable-vulkan-surface --disable-background-networking --disable-component-update \
   --disable-sync --disable-dev-shm-usage --user-data-dir=/tmp/ud-gpu-msm || status=$?
 kill $clocks 2>/dev/null || true
-if [ -s "$OUT/result.jsonl" ]; then
+if [ -n "${PAGE:-}" ]; then
+  cat "$OUT/result.jsonl" 2>/dev/null || true
+elif [ -s "$OUT/result.jsonl" ]; then
   python3 benches/browser/host-trace.py "$OUT" > "$OUT/host-trace.txt" || true
   python3 benches/browser/host-trace.py --brief "$OUT" || true
 fi
