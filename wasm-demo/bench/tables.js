@@ -297,7 +297,8 @@ for (const [suite, { text, alias }] of Object.entries(newest)) writeFileSync(res
     return { file, doc, experiment, device, rows, commit: doc.commit ?? 'unknown', date: doc.date ?? 'unknown',
       about: doc.experiment ?? doc.note ?? null };
   }).filter(Boolean);
-  const current = files.filter((f) => !f.experiment);
+  // Ours, natively: not the page's runs (suite gpu-msm-browser) nor a peer library's (gpu-msm-sppark).
+  const current = files.filter((f) => !f.experiment && (f.doc.suite ?? 'gpu-msm') === 'gpu-msm');
   const devices = [...new Set(current.map((f) => f.device))];
   const byName = Object.fromEntries(files.map((f) => [f.file, f]));
 
@@ -400,21 +401,43 @@ for (const [suite, { text, alias }] of Object.entries(newest)) writeFileSync(res
           : `**missed** by ${ratio(r.median / t.ms)}× (${ms(r.median)} ms against ≤ ${t.ms} ms)`;
         verdicts.push(`${curveName(t.curve)} at ${pow2(t.log_n)} on the ${d.device}: target ${verdict}.`);
       }
-      for (const curve of Object.keys(d.scaling)) {
-        const parts = d.scaling[curve].best.map((r) => {
-          const same = anchorFigures.find((f) => f.source === 'sppark' && f.curve === curve && f.log_n === r.logN
-            && f.device && d.device.toLowerCase().startsWith(f.device.toLowerCase()));
-          const h100 = anchorFigures.find((f) => f.source === 'sppark' && f.curve === curve && f.log_n === r.logN && f.device === 'NVIDIA H100');
-          const ref = same ?? h100;
-          return ref ? `${pow2(r.logN)} ${ratio(r.median / ref.ms)}×${ref === same ? '' : ' (vs H100)'}` : null;
-        }).filter(Boolean);
-        if (parts.length) verdicts.push(`${curveName(curve)}, ours on the ${d.device} ÷ sppark: ${parts.join(', ')}.`);
-      }
     }
     if (verdicts.length) out.push(verdicts.map((v) => `- ${v}`).join('\n'), '');
     out.push(`*Ours: the fastest limb width at each n, uniform random scalars, median. ${perDevice.length ? `Data: ${perDevice.map(provenance).join('; ')}.` : noCurrent} `
       + `Published figures from ${code('benches/anchors.json')}; ≈ marks an approximate figure.*`);
     emit('gpu-msm-vs-anchors.md', out.join('\n'));
+  }
+
+  // --- sppark beside ours: the same GPU, the same inputs, one call (benches/sppark) ---
+  {
+    const out = [];
+    for (const peer of files.filter((f) => f.doc.suite === 'gpu-msm-sppark')) {
+      const ours = current.find((f) => f.device === peer.device && f.date === peer.date);
+      const memory = (r) => r.name.split('/').pop();
+      const kinds = unique(peer.rows.map(memory));
+      const cols = ['Curve', 'n', 'ours, 64-bit products (ms)', 'ours, 15-bit portable (ms)',
+        ...kinds.map((k) => `sppark, ${k} (ms)`), 'ours ÷ sppark pinned'];
+      const rowsOut = [];
+      for (const curve of unique(peer.rows.map((r) => r.curve))) {
+        for (const logN of unique(peer.rows.filter((r) => r.curve === curve).map((r) => r.logN)).sort(byNumber)) {
+          const mine = (ours?.rows ?? []).filter((r) => r.curve === curve && r.logN === logN && isDefault(r));
+          const native = mine.find((r) => r.limb > 16);
+          const portable = mine.find((r) => r.limb === 15);
+          const theirs = (k) => peer.rows.find((r) => r.curve === curve && r.logN === logN && memory(r) === k);
+          const cell = (r) => (r ? `${ms(r.median)}${r.verified ? '' : ' ✘'}` : '—');
+          const pinned = theirs('pinned');
+          rowsOut.push([curveName(curve), pow2(logN), cell(native), cell(portable), ...kinds.map((k) => cell(theirs(k))),
+            native && pinned ? `${ratio(native.median / pinned.median)}×` : '—']);
+        }
+      }
+      out.push(`**${peer.device}**`, '', table(cols, rowsOut), '',
+        `*sppark: ${code(`benches/results/${peer.file}`)} (${peer.doc.build?.sppark ?? 'sppark'}, commit ${peer.commit}, ${peer.date}); `
+        + `ours: ${ours ? `${code(`benches/results/${ours.file}`)} (commit ${ours.commit})` : 'no run in the same call'}. `
+        + 'Host arrays to the affine result, median of the timed runs, every run checked against arkworks; '
+        + '✘ marks a run not verified, — a size not run.*', '');
+    }
+    if (!out.length) out.push('*No sppark run (`benches/results/gpu-msm-sppark-<device>.json`) is committed yet.*');
+    emit('gpu-msm-vs-sppark.md', out.join('\n'));
   }
 
   // --- time against n, every limb width, and the growth per 4× n ---
@@ -664,7 +687,7 @@ for (const [suite, { text, alias }] of Object.entries(newest)) writeFileSync(res
       }
     } else measured = `${where}: ${after.missing}`;
     return { id: e.id, title: e.title, commit: e.commit ?? null, changed: e.changed, expected: e.expected, measured, change,
-      paid: e.paid ?? null, before: before.row ? { file: before.file.file, median: before.row.median } : null,
+      paid: e.paid ?? null, kept: e.kept !== false, before: before.row ? { file: before.file.file, median: before.row.median } : null,
       after: after.row ? { file: after.file.file, median: after.row.median, verified: after.row.verified, commit: after.file.commit } : null,
       at };
   });
@@ -706,11 +729,12 @@ for (const [suite, { text, alias }] of Object.entries(newest)) writeFileSync(res
         approximate: fs.some((f) => f.approximate), points: fs.map((f) => ({ curve: f.curve, log_n: f.log_n, n: 2 ** f.log_n, ms: f.ms })) };
     }),
     targets: targets.map((t) => ({ curve: t.curve, log_n: t.log_n, n: 2 ** t.log_n, ms: t.ms })),
-    // The ledger's steps measured at the configuration of its first measured step, for the history chart.
+    // The ledger's steps measured at the configuration of its first measured step, for the history
+    // chart; a step not kept (`"kept": false`, an alternative measured and left out) draws no bar.
     timeline: timelineAt ? {
       curve: timelineAt.curve, log_n: timelineAt.log_n,
       // Steps measured by the same run (one file, one median) share one bar.
-      steps: ledger.filter((e) => e.after && e.at.curve === timelineAt.curve && e.at.log_n === timelineAt.log_n)
+      steps: ledger.filter((e) => e.after && e.kept && e.at.curve === timelineAt.curve && e.at.log_n === timelineAt.log_n)
         .reduce((acc, e) => {
           const last = acc[acc.length - 1];
           if (last && last.file === e.after.file && last.ms === e.after.median) last.title += ` + ${e.title}`;
