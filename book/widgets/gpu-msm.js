@@ -41,7 +41,7 @@ export const controls = [
   // How the input reaches the GPU (fastmsm_gpu::msm::UploadPath); a list in a job's params gives
   // one row per path in the same run, for comparing them on one GPU.
   { name: 'upload', label: 'Input upload', type: 'select', default: 'auto',
-    options: [{ value: 'auto', label: 'auto (writeBuffer)' }, { value: 'write-buffer', label: 'one writeBuffer per buffer' },
+    options: [{ value: 'auto', label: 'auto (a kept staging buffer)' }, { value: 'write-buffer', label: 'one writeBuffer per buffer' },
       { value: 'chunked:1M', label: 'writeBuffer in 1 MiB pieces' }, { value: 'chunked:8M', label: 'writeBuffer in 8 MiB pieces' },
       { value: 'staging', label: 'kept mapped staging buffer' }] },
 ];

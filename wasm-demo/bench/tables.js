@@ -653,7 +653,8 @@ for (const [suite, { text, alias }] of Object.entries(newest)) writeFileSync(res
       && r.edit === (side.edit ?? 'none') && (limb === undefined || r.limb === limb)
       && (side.batches === undefined || r.batches === side.batches) && (side.chunk === undefined || r.chunk === side.chunk)
       && (side.segments === undefined || r.segments === side.segments)
-      && (side.first_batch === undefined || r.firstBatch === side.first_batch));
+      && (side.first_batch === undefined || r.firstBatch === side.first_batch)
+      && (side.name === undefined || r.name === side.name));
     if (!rows.length) return { missing: `not measured yet (no matching run in ${code(side.file)})` };
     if (side.requires_stage && !rows.some((r) => stageMs(r, side.requires_stage) !== null)) {
       return { missing: `awaiting the next run (${code(side.file)}, commit ${f.commit}, predates this change)` };

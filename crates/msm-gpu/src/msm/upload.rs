@@ -1,13 +1,13 @@
 //! Moving a batch of packed points and scalars into their device buffers, by one of the paths of
 //! [`UploadPath`].
 //!
-//! Natively a MAP_WRITE staging buffer is kept for the plan, mapped between uses, filled by several
-//! host threads and copied on the GPU. `queue.write_buffer` instead takes fresh staging memory on
-//! every call, which was three times slower (benches/experiments.json, "upload path"). In the browser
-//! `writeBuffer` is the default: the page's WebGPU implementation already stages it in shared
-//! memory. Which path is fastest there is a question for each browser and GPU, so the others can
-//! be asked for: a page's writeBuffer of a whole 100 MB input goes through the channel to the GPU
-//! process as one command, while a kept mapped buffer is shared memory the page writes once.
+//! By default a MAP_WRITE staging buffer is kept for the plan, mapped between uses, filled by the
+//! host and copied on the GPU, natively and in the browser. Natively `queue.write_buffer` takes
+//! fresh staging memory on every call; in a page, a writeBuffer of a whole 100 MB input goes
+//! through the channel to the GPU process as one command, which that process then copies again,
+//! while a kept mapped buffer is shared memory the page writes once. The kept buffer was the faster
+//! in both (benches/experiments.json, "upload path" and "browser upload path"); the other paths
+//! stay selectable, since the answer may differ with the browser and the GPU.
 
 use super::trace::Trace;
 use crate::{GpuContext, GpuError};
@@ -17,7 +17,7 @@ type MapResult = Result<(), wgpu::BufferAsyncError>;
 /// How the input reaches the GPU's buffers.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum UploadPath {
-    /// `Staging` natively, `WriteBuffer` in the browser.
+    /// `Staging`, natively and in the browser.
     #[default]
     Auto,
     /// One `queue.write_buffer` per destination buffer.
@@ -78,7 +78,6 @@ impl UploadPath {
 
     fn resolved(self) -> Self {
         match self {
-            Self::Auto if cfg!(target_arch = "wasm32") => Self::WriteBuffer,
             Self::Auto => Self::Staging,
             other => other,
         }
