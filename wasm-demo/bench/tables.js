@@ -415,18 +415,23 @@ for (const [suite, { text, alias }] of Object.entries(newest)) writeFileSync(res
       const ours = current.find((f) => f.device === peer.device && f.date === peer.date);
       const memory = (r) => r.name.split('/').pop();
       const kinds = unique(peer.rows.map(memory));
+      const resident = (r) => r.name.endsWith('/resident');
+      const withResident = (ours?.rows ?? []).some(resident);
       const cols = ['Curve', 'n', 'ours, 64-bit products (ms)', 'ours, 15-bit portable (ms)',
+        ...(withResident ? ['ours, bases resident (ms)'] : []),
         ...kinds.map((k) => `sppark, ${k} (ms)`), 'ours ÷ sppark pinned'];
       const rowsOut = [];
       for (const curve of unique(peer.rows.map((r) => r.curve))) {
         for (const logN of unique(peer.rows.filter((r) => r.curve === curve).map((r) => r.logN)).sort(byNumber)) {
           const mine = (ours?.rows ?? []).filter((r) => r.curve === curve && r.logN === logN && isDefault(r));
-          const native = mine.find((r) => r.limb > 16);
-          const portable = mine.find((r) => r.limb === 15);
+          const native = mine.find((r) => r.limb > 16 && !resident(r));
+          const portable = mine.find((r) => r.limb === 15 && !resident(r));
+          const kept = mine.find((r) => r.limb > 16 && resident(r));
           const theirs = (k) => peer.rows.find((r) => r.curve === curve && r.logN === logN && memory(r) === k);
           const cell = (r) => (r ? `${ms(r.median)}${r.verified ? '' : ' ✘'}` : '—');
           const pinned = theirs('pinned');
-          rowsOut.push([curveName(curve), pow2(logN), cell(native), cell(portable), ...kinds.map((k) => cell(theirs(k))),
+          rowsOut.push([curveName(curve), pow2(logN), cell(native), cell(portable),
+            ...(withResident ? [cell(kept)] : []), ...kinds.map((k) => cell(theirs(k))),
             native && pinned ? `${ratio(native.median / pinned.median)}×` : '—']);
         }
       }
