@@ -73,6 +73,10 @@ pub trait Backend: 'static + Copy + Eq + fmt::Debug + Send + Sync {
     /// `a − b mod p`.
     fn sub<const N: usize>(a: &[u64; N], b: &[u64; N], p: &[u64; N]) -> [u64; N];
 
+    /// Whether `PrimeField::mul_many` goes through [`Backend::mul_many`] on arrays of the limbs;
+    /// otherwise it is `K` ordinary products of the elements, with no copies of their limbs.
+    const SIDE_BY_SIDE: bool = true;
+
     /// `K` independent products (`PrimeField::mul_many`); by default one after another.
     #[inline(always)]
     fn mul_many<const N: usize, const K: usize>(
@@ -179,6 +183,9 @@ impl Backend for Radix30 {
     const TAG: &'static str = "/r30";
     /// None: the product needs only [`MontParams`].
     type Product<const N: usize> = ();
+    /// Its products gain nothing side by side, and copying its u32 limbs into arrays of u64 for
+    /// them cost up to half a product (benches/results/field-backends-refactor-h100-host.json).
+    const SIDE_BY_SIDE: bool = false;
 
     #[inline(always)]
     fn mul<const N: usize>(a: &[u64; N], b: &[u64; N], m: &MontParams<N>, _k: &()) -> [u64; N] {

@@ -409,17 +409,29 @@ impl<P: FpConfig<N>, const N: usize> PrimeField for Fp<P, N> {
 
     #[inline(always)]
     fn mul_many<const K: usize>(a: [Self; K], b: [Self; K]) -> [Self; K] {
-        Self::side_by_side(a, b, P::Backend::mul_many)
+        if P::Backend::SIDE_BY_SIDE {
+            Self::side_by_side(a, b, P::Backend::mul_many)
+        } else {
+            core::array::from_fn(|i| a[i] * b[i])
+        }
     }
 
     #[inline(always)]
     fn square_many<const K: usize>(a: [Self; K]) -> [Self; K] {
-        Self::mul_many(a, a)
+        if P::Backend::SIDE_BY_SIDE {
+            Self::mul_many(a, a)
+        } else {
+            a.map(|x| x.square())
+        }
     }
 
     #[inline(always)]
     fn mul_many_lazy<const K: usize>(a: [Self; K], b: [Self; K]) -> [Self; K] {
-        Self::side_by_side(a, b, P::Backend::mul_many_lazy)
+        if P::Backend::SIDE_BY_SIDE {
+            Self::side_by_side(a, b, P::Backend::mul_many_lazy)
+        } else {
+            Self::mul_many(a, b)
+        }
     }
 
     #[inline(always)]
