@@ -269,7 +269,12 @@ impl GpuMsm {
     }
 
     fn pipeline(&self, stage: Stage) -> &(wgpu::ComputePipeline, wgpu::BindGroupLayout) {
-        let i = Self::stages_of(self.smvp).iter().position(|&s| s == stage);
+        // Self::stages_of's order, without building the list on every pass.
+        let all = Stage::ALL.len();
+        let i = Stage::ALL.iter().position(|&s| s == stage).or_else(|| {
+            let affine = Stage::BATCH_AFFINE.iter().position(|&s| s == stage)?;
+            Some(all + affine).filter(|&i| i < self.pipelines.len())
+        });
         &self.pipelines[i.expect("the stage is compiled for this SMVP form")]
     }
 
