@@ -15,6 +15,7 @@ export const FIELDS = ['bn254-fq', 'bn254-fr', 'bls12-377-fq', 'bls12-377-fr', '
 export const VARIANTS = [
   'cios', 'fios', 'sos', 'cios-no-carry', 'fips-wide', 'bos-portable', 'bos-simd', 'emmart-fma',
   'reduced-radix-26', 'reduced-radix-27', 'reduced-radix-28', 'reduced-radix-29', 'reduced-radix-30',
+  'reduced-radix-30-lazy', 'reduced-radix-30-lanes',
   'u32-12bit', 'u32-13bit', 'u32-14bit', 'u32-15bit', 'u32-16bit', 'barrett', 'barrett-domb',
 ];
 // Emmart's method again, from the second package built with +relaxed-simd (f64x2.relaxed_madd).

@@ -26,7 +26,8 @@ use fastmsm_mont::no_carry::{NoCarryNotApplicable, NoCarryParams, cios_no_carry}
 use fastmsm_mont::primitives::{
     adc, add_mod_radix, sbb, sub_lazy_radix, sub_mod_radix, subtract_p_if_needed,
 };
-use fastmsm_mont::reduced_radix::mont_mul_reduced_radix;
+use fastmsm_mont::reduced_radix_lanes::mont_mul_lanes_reduced;
+use fastmsm_mont::two_lane::BestLanes as BestIntLanes;
 
 mod sealed {
     pub trait Sealed {}
@@ -168,18 +169,17 @@ impl Backend for Mont64 {
 }
 
 /// 30-bit limbs in u32 (half the memory of u64 words: points and buckets move through the caches
-/// twice as fast), Mitscha-Baude's reduced-radix product (ZPrize 2022; `fastmsm_mont::reduced_radix`):
-/// a limb product leaves four bits of headroom, so the Montgomery loop carries only every few
-/// steps. The fast representation in WebAssembly, which has no 64 × 64 → 128-bit multiply.
+/// twice as fast), Mitscha-Baude's reduced-radix product (ZPrize 2022; `fastmsm_mont::reduced_radix`)
+/// with each step's two limb products in two SIMD lanes (`fastmsm_mont::reduced_radix_lanes`):
+/// a limb product leaves four bits of headroom, so the Montgomery loop hardly carries. The fast
+/// representation in WebAssembly, which has no 64 × 64 → 128-bit multiply.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Radix30;
 
-/// Limb width of [`Radix30`] (a const generic argument of its product).
-const RADIX30_BITS: u32 = 30;
 
 impl Backend for Radix30 {
     type Limb = u32;
-    const LIMB_BITS: u32 = RADIX30_BITS;
+    const LIMB_BITS: u32 = fastmsm_mont::reduced_radix_lanes::W;
     const TAG: &'static str = "/r30";
     /// None: the product needs only [`MontParams`].
     type Product<const N: usize> = ();
@@ -189,7 +189,7 @@ impl Backend for Radix30 {
 
     #[inline(always)]
     fn mul<const N: usize>(a: &[u64; N], b: &[u64; N], m: &MontParams<N>, _k: &()) -> [u64; N] {
-        mont_mul_reduced_radix::<RADIX30_BITS, N>(a, b, m)
+        mont_mul_lanes_reduced::<BestIntLanes, N>(a, b, m)
     }
     #[inline(always)]
     fn add<const N: usize>(a: &[u64; N], b: &[u64; N], p: &[u64; N]) -> [u64; N] {

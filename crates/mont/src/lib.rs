@@ -13,7 +13,8 @@
 //! | [`fips_wide`] | FIPS with `u128` column sums, for WebAssembly's 64×64→128 multiply | 64-bit |
 //! | [`bos`] over [`two_lane`] | Bos–Montgomery two-way SIMD: portable, SSE2, wasm simd128 | 32-bit |
 //! | [`emmart`] | Emmart's f64 FMA method (native FMA, wasm relaxed SIMD) | 51-bit in f64 |
-//! | [`reduced_radix`] | Mitscha-Baude's reduced radix, carries every nSafe steps | 26–30-bit in u64 |
+//! | [`reduced_radix`] | Mitscha-Baude's reduced radix, carries every nSafe steps; lazy form | 26–30-bit in u64 |
+//! | [`reduced_radix_lanes`] | the same with x·y and q·p in two SIMD lanes, lazy | 30-bit in u64 |
 //! | [`gpu_twin`] | u32-only twins of the WGSL shaders | 12–16-bit in u32 |
 //! | [`barrett`] | vanilla Barrett and Barrett–Domb | 64-bit |
 //!
@@ -46,6 +47,7 @@ pub mod no_carry;
 pub mod params;
 pub mod primitives;
 pub mod reduced_radix;
+pub mod reduced_radix_lanes;
 pub mod sos;
 pub mod two_lane;
 pub mod variant;

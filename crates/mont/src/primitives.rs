@@ -72,10 +72,10 @@ pub fn subtract_p_if_needed_radix<const N: usize>(
     if top >= borrow { d } else { *t }
 }
 
-/// Final pass of the lazy-carry algorithms: propagate the carries of column sums (each below
-/// 2⁶⁴, total value below 2p < 2^(w·N)) into `w`-bit limbs, then subtract p if needed.
+/// Propagates the carries of column sums (each below 2⁶⁴, total value below 2^(w·N)) into
+/// `w`-bit limbs. The value is unchanged: below 2p in, below 2p out.
 #[inline(always)]
-pub fn normalize_and_reduce<const N: usize>(s: &[u64; N], p: &[u64; N], w: u32) -> [u64; N] {
+pub fn normalize<const N: usize>(s: &[u64; N], w: u32) -> [u64; N] {
     let m = crate::params::mask(w);
     let mut out = [0u64; N];
     let mut c = 0u64;
@@ -88,7 +88,13 @@ pub fn normalize_and_reduce<const N: usize>(s: &[u64; N], p: &[u64; N], w: u32) 
         c, 0,
         "the value exceeded 2^(w·N): the modulus needs a spare bit"
     );
-    subtract_p_if_needed_radix(&out, 0, p, w)
+    out
+}
+
+/// Final pass of the lazy-carry algorithms: [`normalize`], then subtract p if needed.
+#[inline(always)]
+pub fn normalize_and_reduce<const N: usize>(s: &[u64; N], p: &[u64; N], w: u32) -> [u64; N] {
+    subtract_p_if_needed_radix(&normalize(s, w), 0, p, w)
 }
 
 // ANCHOR: add_sub_radix

@@ -2,7 +2,7 @@
 
 use crate::carry_budget::carry_budget;
 use crate::params::{MontParams, mask};
-use crate::primitives::normalize_and_reduce;
+use crate::primitives::{normalize, normalize_and_reduce};
 
 // ANCHOR: reduced_radix
 /// Montgomery product with `W`-bit limbs (26 ≤ W ≤ 30) held in u64 words, carrying only every
@@ -17,6 +17,16 @@ use crate::primitives::normalize_and_reduce;
 /// overflows a limb and no spill word is kept. Inputs below p give an output below p.
 #[inline(always)]
 pub fn mont_mul_reduced_radix<const W: u32, const N: usize>(
+    x: &[u64; N],
+    y: &[u64; N],
+    k: &MontParams<N>,
+) -> [u64; N] {
+    normalize_and_reduce(&columns::<W, N>(x, y, k), &k.p, W)
+}
+
+/// The column sums of the product above, before carries and the final subtraction.
+#[inline(always)]
+fn columns<const W: u32, const N: usize>(
     x: &[u64; N],
     y: &[u64; N],
     k: &MontParams<N>,
@@ -48,6 +58,32 @@ pub fn mont_mul_reduced_radix<const W: u32, const N: usize>(
         // a carry made at the last step becomes the new top column
         s[N - 1] = if (N - 1) % n_safe == 0 { c } else { 0 };
     }
-    normalize_and_reduce(&s, p, W)
+    s
 }
 // ANCHOR_END: reduced_radix
+
+// ANCHOR: reduced_radix_lazy
+/// The same product without the final subtraction: inputs below 2p give an output below 2p,
+/// which can go straight into the next product. That needs R > 4p (two spare bits in w·N);
+/// leaving the representation ([`crate::chain`]'s `decode`) subtracts p once if needed.
+#[inline(always)]
+pub fn mont_mul_reduced_radix_lazy<const W: u32, const N: usize>(
+    x: &[u64; N],
+    y: &[u64; N],
+    k: &MontParams<N>,
+) -> [u64; N] {
+    debug_assert!(has_two_spare_bits(k), "lazy reduction needs R > 4p");
+    normalize(&columns::<W, N>(x, y, k), W)
+}
+// ANCHOR_END: reduced_radix_lazy
+
+/// R > 4p: the condition under which products of values below 2p stay below 2p.
+pub const fn has_two_spare_bits<const N: usize>(k: &MontParams<N>) -> bool {
+    let mut top = N;
+    while top > 0 && k.p[top - 1] == 0 {
+        top -= 1;
+    }
+    // the bit length of p, counted over w-bit limbs
+    let bits = if top == 0 { 0 } else { (top as u32 - 1) * k.width + (64 - k.p[top - 1].leading_zeros()) };
+    bits + 2 <= k.width * N as u32
+}

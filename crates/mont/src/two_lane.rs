@@ -17,6 +17,11 @@ pub trait TwoLane: Copy {
     fn new(lane0: u64, lane1: u64) -> Self;
     /// Lane-wise `x·y + a + b`. Cannot overflow when `a, b < 2³²`: (2³²−1)² + 2(2³²−1) = 2⁶⁴ − 1.
     fn mul_add_add(x: Self::Pair, y: Self::Pair, a: Self, b: Self) -> Self;
+    /// Lane-wise `x·y + a`, wrapping (the caller bounds the sums).
+    #[inline(always)]
+    fn mul_add(x: Self::Pair, y: Self::Pair, a: Self) -> Self {
+        Self::mul_add_add(x, y, a, Self::new(0, 0))
+    }
     /// Lane-wise `v >> 32`.
     fn high(self) -> Self;
     /// Lane-wise `v & (2³² − 1)`.
@@ -156,6 +161,22 @@ mod simd128 {
     }
     // ANCHOR_END: two_lane_simd128
 }
+
+/// The lanes the product kernels use in this build: SIMD where it is compiled in, else the
+/// portable pair.
+#[cfg(target_arch = "x86_64")]
+pub type BestLanes = Sse2;
+/// The lanes the product kernels use in this build: SIMD where it is compiled in, else the
+/// portable pair.
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+pub type BestLanes = Simd128;
+/// The lanes the product kernels use in this build: SIMD where it is compiled in, else the
+/// portable pair.
+#[cfg(not(any(
+    target_arch = "x86_64",
+    all(target_arch = "wasm32", target_feature = "simd128")
+)))]
+pub type BestLanes = Portable;
 
 /// The SIMD implementation compiled into this build, if any: `"sse2"`, `"simd128"` or `None`.
 pub const fn simd_backend() -> Option<&'static str> {

@@ -32,6 +32,12 @@ pub enum Variant {
     ReducedRadix29,
     /// Mitscha-Baude reduced radix, 30-bit limbs.
     ReducedRadix30,
+    /// Reduced radix, 30-bit limbs, lazy: results below 2p feed the next product
+    /// ([`crate::reduced_radix::mont_mul_reduced_radix_lazy`]).
+    ReducedRadix30Lazy,
+    /// Reduced radix, 30-bit limbs, lazy, the x·y and q·p products in two SIMD lanes
+    /// ([`crate::reduced_radix_lanes::mont_mul_lanes`]).
+    ReducedRadix30Lanes,
     /// u32-only twin of the WGSL shader, 12-bit limbs.
     U32Limbs12,
     /// u32-only twin of the WGSL shader, 13-bit limbs.
@@ -50,7 +56,7 @@ pub enum Variant {
 
 impl Variant {
     /// Every variant, in a stable order.
-    pub const ALL: [Variant; 20] = [
+    pub const ALL: [Variant; 22] = [
         Variant::Cios,
         Variant::Fios,
         Variant::Sos,
@@ -64,6 +70,8 @@ impl Variant {
         Variant::ReducedRadix28,
         Variant::ReducedRadix29,
         Variant::ReducedRadix30,
+        Variant::ReducedRadix30Lazy,
+        Variant::ReducedRadix30Lanes,
         Variant::U32Limbs12,
         Variant::U32Limbs13,
         Variant::U32Limbs14,
@@ -89,6 +97,8 @@ impl Variant {
             Variant::ReducedRadix28 => "reduced-radix-28",
             Variant::ReducedRadix29 => "reduced-radix-29",
             Variant::ReducedRadix30 => "reduced-radix-30",
+            Variant::ReducedRadix30Lazy => "reduced-radix-30-lazy",
+            Variant::ReducedRadix30Lanes => "reduced-radix-30-lanes",
             Variant::U32Limbs12 => "u32-12bit",
             Variant::U32Limbs13 => "u32-13bit",
             Variant::U32Limbs14 => "u32-14bit",
@@ -116,7 +126,7 @@ impl Variant {
             Variant::ReducedRadix27 => 27,
             Variant::ReducedRadix28 => 28,
             Variant::ReducedRadix29 => 29,
-            Variant::ReducedRadix30 => 30,
+            Variant::ReducedRadix30 | Variant::ReducedRadix30Lazy | Variant::ReducedRadix30Lanes => 30,
             Variant::U32Limbs12 => 12,
             Variant::U32Limbs13 => 13,
             Variant::U32Limbs14 => 14,
@@ -158,6 +168,10 @@ impl Variant {
             Variant::ReducedRadix28 => "reduced radix, 28-bit limbs in u64 (Mitscha-Baude 2022)",
             Variant::ReducedRadix29 => "reduced radix, 29-bit limbs in u64 (Mitscha-Baude 2022)",
             Variant::ReducedRadix30 => "reduced radix, 30-bit limbs in u64 (Mitscha-Baude 2022)",
+            Variant::ReducedRadix30Lazy => "reduced radix, 30-bit limbs, results below 2p (lazy)",
+            Variant::ReducedRadix30Lanes => {
+                "reduced radix, 30-bit limbs, lazy, x·y and q·p in two SIMD lanes"
+            }
             Variant::U32Limbs12 => "u32 only, 12-bit limbs, WGSL twin (Derei & Koh 2023)",
             Variant::U32Limbs13 => "u32 only, 13-bit limbs, WGSL twin (Derei & Koh 2023)",
             Variant::U32Limbs14 => "u32 only, 14-bit limbs, WGSL twin (Derei & Koh 2023)",

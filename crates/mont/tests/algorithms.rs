@@ -12,8 +12,10 @@ use fastmsm_mont::fields::{self, Field};
 use fastmsm_mont::gpu_twin::{self, MontParams32};
 use fastmsm_mont::no_carry::{NoCarryParams, cios_no_carry};
 use fastmsm_mont::params::{FieldParams, MontParams};
-use fastmsm_mont::two_lane::Portable;
-use fastmsm_mont::{cios, fios, fips_wide, primitives, reduced_radix, sos, words};
+use fastmsm_mont::two_lane::{BestLanes, Portable};
+use fastmsm_mont::{
+    cios, fios, fips_wide, primitives, reduced_radix, reduced_radix_lanes, sos, words,
+};
 use num_bigint::BigUint;
 use rand::Rng;
 
@@ -164,6 +166,55 @@ fn reduced_radix_survives_all_ones_moduli() {
     stress_reduced_radix!(ALL_ONES_381, 381, 29);
     stress_reduced_radix!(ALL_ONES_381, 381, 30);
     stress_reduced_radix!(P25519, 255, 30);
+}
+
+/// The lazy 30-bit products (scalar, and both lane implementations) on operands anywhere below
+/// 2p, edges included: the result is congruent to a·b·R⁻¹ and below 2p, limbs below 2^30.
+macro_rules! stress_lazy {
+    ($field:expr, $bits:expr) => {{
+        const N: usize = $bits / 30 + 1;
+        const K: MontParams<N> = MontParams::new(&$field, 30);
+        assert!(reduced_radix::has_two_spare_bits(&K));
+        let p = big(&$field.modulus);
+        let mut xs = stress_inputs(&p, 30);
+        let twice: Vec<BigUint> = xs.iter().map(|x| x + &p).collect();
+        xs.extend(twice); // p ..= 2p − 1, 2p − 1 included
+        let products: [(&str, fn(&[u64; N], &[u64; N], &MontParams<N>) -> [u64; N]); 3] = [
+            ("lazy", reduced_radix::mont_mul_reduced_radix_lazy::<30, N>),
+            ("lanes/portable", reduced_radix_lanes::mont_mul_lanes::<Portable, N>),
+            ("lanes/best", reduced_radix_lanes::mont_mul_lanes::<BestLanes, N>),
+        ];
+        for s in 2..=7 {
+            for a in &xs {
+                for b in &xs {
+                    let (la, lb) = (limbs_n(a, 30), limbs_n(b, 30));
+                    let got = reduced_radix_lanes::mont_mul_lanes_split::<Portable, N>(&la, &lb, &K, s);
+                    let lazy = reduced_radix::mont_mul_reduced_radix_lazy::<30, N>(&la, &lb, &K);
+                    assert_eq!(got, lazy, "{} split {s}", $field.name);
+                }
+            }
+        }
+        for (name, mul) in products {
+            for a in &xs {
+                for b in &xs {
+                    let got = mul(&limbs_n(a, 30), &limbs_n(b, 30), &K);
+                    assert!(got.iter().all(|&l| l < 1 << 30), "{name}: limb over 30 bits");
+                    let got = big_limbs(&got, 30);
+                    assert!(got < &p + &p, "{} {name}: result not below 2p", $field.name);
+                    assert_eq!(got % &p, mont_ref(a, b, &p, K.log2_r()), "{} {name}", $field.name);
+                }
+            }
+        }
+    }};
+}
+
+#[test]
+fn lazy_products_stay_below_2p_on_all_ones_and_real_moduli() {
+    stress_lazy!(ALL_ONES_253, 253);
+    stress_lazy!(ALL_ONES_381, 381);
+    stress_lazy!(fields::bn254_fr::FIELD, 254);
+    stress_lazy!(fields::bls12_377_fq::FIELD, 377);
+    stress_lazy!(fields::bls12_381_fq::FIELD, 381);
 }
 
 #[test]
