@@ -154,7 +154,7 @@ function montWasm(doc) {
  *  that has `+wide` rows): each 64-bit product with and without the 128-bit multiply, and the
  *  fastest products without it (reduced radix, Emmart on relaxed SIMD) for the limb choice. */
 const WIDE_TABLE_ROWS = ['ark-ff', 'ark-ff+wide', 'cios', 'cios+wide', 'cios-no-carry', 'cios-no-carry+wide',
-  'fips-wide', 'fips-wide+wide', 'reduced-radix-30', 'reduced-radix-30-lanes', 'emmart-fma-relaxed'];
+  'cios-no-carry-lazy', 'cios-no-carry-lazy+wide', 'fips-wide', 'fips-wide+wide', 'reduced-radix-30', 'reduced-radix-30-lanes', 'emmart-fma-relaxed'];
 function montWasmWide(doc) {
   if (!doc.results.some((r) => r.params.variant.endsWith('+wide'))) return null;
   const results = WIDE_TABLE_ROWS.flatMap((v) => doc.results.filter((r) => r.params.variant === v));

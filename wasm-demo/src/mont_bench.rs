@@ -97,9 +97,18 @@ struct VariantInfo {
     montgomery: bool,
     /// Compiled into this build (only `bos-simd` can be missing: it needs simd128).
     available: bool,
+    /// The fields it cannot run over, and why (the lazy no-carry product needs R ≥ 4p).
+    not_for: Vec<NotFor>,
 }
 
-/// The variants, in fastmsm-mont's order: `[{name, summary, limb_bits, montgomery, available}]`.
+#[derive(Serialize)]
+struct NotFor {
+    field: &'static str,
+    reason: String,
+}
+
+/// The variants, in fastmsm-mont's order:
+/// `[{name, summary, limb_bits, montgomery, available, not_for: [{field, reason}]}]`.
 #[wasm_bindgen]
 pub fn mont_variants() -> Result<JsValue, JsValue> {
     let variants: Vec<VariantInfo> = Variant::ALL
@@ -110,6 +119,15 @@ pub fn mont_variants() -> Result<JsValue, JsValue> {
             limb_bits: v.limb_bits(),
             montgomery: v.is_montgomery(),
             available: v.is_available(),
+            not_for: Field::ALL
+                .iter()
+                .filter_map(|&f| match fastmsm_mont::applies(*v, f) {
+                    Err(e @ fastmsm_mont::MontError::NoCarry(..)) => {
+                        Some(NotFor { field: f.name(), reason: e.to_string() })
+                    }
+                    _ => None,
+                })
+                .collect(),
         })
         .collect();
     to_js(&variants)

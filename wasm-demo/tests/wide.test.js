@@ -64,7 +64,7 @@ describe('wide arithmetic (i64.mul_wide_u)', () => {
     await closeClean(page, problems);
   });
 
-  test(`Chromium ${WIDE_FLAG}: fips-wide and ark-ff+wide equal BigInt and ark-ff on edge and random inputs`, async (t) => {
+  test(`Chromium ${WIDE_FLAG}: fips-wide, the no-carry CIOS (eager and lazy) and ark-ff+wide equal BigInt and ark-ff on edge and random inputs`, async (t) => {
     const { page, problems, wide } = await open(flagged);
     if (await skipped(t, !wide, NO_WIDE, page)) return;
     const report = await page.evaluate(async () => {
@@ -86,6 +86,7 @@ describe('wide arithmetic (i64.mul_wide_u)', () => {
       };
       const failures = [];
       let checked = 0;
+      let lazyFields = 0;
       for (const { name: field, bits } of w.mont_fields()) {
         const p = BigInt(w.mont_ark_modulus(field));
         if (BigInt(main.mont_ark_modulus(field)) !== p) failures.push(`${field}: the packages disagree on p`);
@@ -96,12 +97,19 @@ describe('wide arithmetic (i64.mul_wide_u)', () => {
           (1n << BigInt(bits - 1)) - 1n, (1n << BigInt(bits - 1))];
         for (let j = 64; j < bits; j += 64) edges.push(((p >> BigInt(j)) << BigInt(j)) - 1n); // all-ones low words
         const xs = [...new Set([...edges.filter((x) => x < p), ...Array.from({ length: 10 }, () => random(p))])];
+        // the lazy no-carry product needs R ≥ 4p: every field but BLS12-381's scalar field
+        const lazy = (p << 2n) <= (1n << BigInt(64 * words));
+        if (lazy === w.mont_variants().find((v) => v.name === 'cios-no-carry-lazy').not_for.some((n) => n.field === field)) {
+          failures.push(`${field}: the package's not_for disagrees with R ≥ 4p`);
+        }
+        if (lazy) lazyFields++;
         for (const a of xs) {
           for (const b of xs) {
             const want = hex((a * b) % p);
             const got = {
               'fips-wide+wide': w.mont_chain(field, 'fips-wide', hex(a), hex(b), 1),
               'cios-no-carry+wide': w.mont_chain(field, 'cios-no-carry', hex(a), hex(b), 1),
+              ...(lazy ? { 'cios-no-carry-lazy+wide': w.mont_chain(field, 'cios-no-carry-lazy', hex(a), hex(b), 1) } : {}),
               'ark-ff+wide': w.mont_ark_chain(field, hex(a), hex(b), 1),
               'ark-ff': main.mont_ark_chain(field, hex(a), hex(b), 1),
             };
@@ -115,6 +123,7 @@ describe('wide arithmetic (i64.mul_wide_u)', () => {
         const [x, y, n] = [random(p), random(p), 5000];
         const want = hex((x * modpow(y, BigInt(n), p)) % p);
         for (const [row, v] of [['fips-wide+wide', w.mont_chain(field, 'fips-wide', hex(x), hex(y), n)],
+          ...(lazy ? [['cios-no-carry-lazy+wide', w.mont_chain(field, 'cios-no-carry-lazy', hex(x), hex(y), n)]] : []),
           ['ark-ff+wide', w.mont_ark_chain(field, hex(x), hex(y), n)]]) {
           if (v !== want) failures.push(`${field} ${row}: chain of ${n} = ${v}, want ${want}`);
         }
@@ -127,8 +136,9 @@ describe('wide arithmetic (i64.mul_wide_u)', () => {
         unknownVariant: errorOf(() => w.mont_chain('bn254-fr', 'fips-narrow', '0x1', '0x1', 1)),
         unknownField: errorOf(() => w.mont_ark_chain('bn254-fx', '0x1', '0x1', 1)),
         notHex: errorOf(() => w.mont_chain('bn254-fr', 'fips-wide', '0xzz', '0x1', 1)),
+        noRoom: errorOf(() => w.mont_chain('bls12-381-fr', 'cios-no-carry-lazy', '0x1', '0x1', 1)),
       };
-      return { failures, checked, bad };
+      return { failures, checked, lazyFields, bad };
     });
     assert.deepEqual(report.failures.slice(0, 10), [], `${report.failures.length} mismatches`);
     assert.ok(report.checked > 6 * 400, `${report.checked} input pairs`);
@@ -136,6 +146,8 @@ describe('wide arithmetic (i64.mul_wide_u)', () => {
     assert.match(report.bad.unknownVariant, /unknown variant "fips-narrow"/);
     assert.match(report.bad.unknownField, /unknown field "bn254-fx"/);
     assert.match(report.bad.notHex, /not a hex number/);
+    assert.equal(report.lazyFields, 5, 'the lazy no-carry product ran on five of the six fields');
+    assert.match(report.bad.noRoom, /bls12-381-fr: the lazy no-carry CIOS needs the top limb of p below 0x4000000000000000/);
     await closeClean(page, problems);
   });
 

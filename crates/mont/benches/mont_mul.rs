@@ -12,7 +12,7 @@
 
 use criterion::{BenchmarkId, Criterion, Throughput, black_box, criterion_group, criterion_main};
 use fastmsm_mont::baseline::ark_chained_mul;
-use fastmsm_mont::{Canonical, Field, Variant, chained_mul};
+use fastmsm_mont::{Canonical, Field, Variant, applies, chained_mul};
 use std::time::Duration;
 
 /// Dependent multiplications per sample iteration.
@@ -41,7 +41,11 @@ fn bench_field(c: &mut Criterion, field: Field) {
     group.bench_function(BenchmarkId::from_parameter("ark-ff"), |b| {
         b.iter(|| ark_chained_mul(field, black_box(&x), black_box(&y), black_box(CHAIN)))
     });
-    for variant in Variant::ALL.into_iter().filter(|v| v.is_available()) {
+    // (the lazy no-carry product does not apply to a p above 2^(64N − 2): BLS12-381's scalar field)
+    for variant in Variant::ALL
+        .into_iter()
+        .filter(|&v| applies(v, field).is_ok())
+    {
         // a benchmark of a wrong answer is worthless: check once before timing
         let got = chained_mul(variant, field, &x, &y, CHAIN).expect("variant runs");
         assert_eq!(got, expected, "{variant} disagrees with ark-ff on {field}");

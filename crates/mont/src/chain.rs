@@ -154,6 +154,44 @@ impl<const W: u32, const N: usize> Kernel for ReducedRadixKernel<W, N> {
     }
 }
 
+/// [`crate::no_carry::cios_no_carry_lazy`]: results below 2p; leaving the representation and
+/// reading limbs as a canonical value subtract p once if needed.
+pub struct LazyNoCarryKernel<const N: usize>(pub crate::no_carry::LazyNoCarryParams<N>);
+impl<const N: usize> LazyNoCarryKernel<N> {
+    fn reduce(&self, a: &[u64; N]) -> Canonical {
+        let k = self.0.params();
+        k.join(&crate::primitives::subtract_p_if_needed(a, 0, &k.p))
+    }
+}
+impl<const N: usize> Kernel for LazyNoCarryKernel<N> {
+    type Elem = [u64; N];
+    #[inline(always)]
+    fn encode(&self, x: &Canonical) -> [u64; N] {
+        crate::no_carry::cios_no_carry_lazy(&self.0.params().split(x), &self.0.params().r2, &self.0)
+    }
+    #[inline(always)]
+    fn mul(&self, a: &[u64; N], b: &[u64; N]) -> [u64; N] {
+        crate::no_carry::cios_no_carry_lazy(a, b, &self.0)
+    }
+    #[inline(always)]
+    fn decode(&self, a: &[u64; N]) -> Canonical {
+        self.reduce(&crate::no_carry::cios_no_carry_lazy(
+            a,
+            &self.0.params().one,
+            &self.0,
+        ))
+    }
+    fn split(&self, x: &Canonical) -> [u64; N] {
+        self.0.params().split(x)
+    }
+    fn join(&self, a: &[u64; N]) -> Canonical {
+        self.reduce(a)
+    }
+    fn r_bits(&self) -> Option<u32> {
+        Some(self.0.params().log2_r())
+    }
+}
+
 /// A lazy 30-bit product (operands and results below 2p): leaving the representation and
 /// reading limbs as a canonical value subtract p once if needed.
 macro_rules! lazy_kernel {
@@ -417,6 +455,10 @@ macro_rules! with_kernel {
             Variant::Fios => { let $k = FiosKernel(&m::W64); $body }
             Variant::Sos => { let $k = SosKernel(&m::W64); $body }
             Variant::FipsWide => { let $k = FipsWideKernel(&m::W64); $body }
+            Variant::CiosNoCarryLazy => {
+                let $k = LazyNoCarryKernel(m::NO_CARRY_LAZY.map_err(|e| MontError::NoCarry($field, e))?);
+                $body
+            }
             Variant::CiosNoCarry => {
                 let $k = NoCarryKernel(m::NO_CARRY.map_err(|e| MontError::NoCarry($field, e))?);
                 $body
@@ -471,6 +513,16 @@ pub fn chained_mul(
     with_kernel!(variant, field, k => Ok(run_chain(&k, x, y, iters)))
 }
 // ANCHOR_END: chained_mul
+
+/// Whether `variant` runs over `field` in this build: [`MontError::Unavailable`] where it is not
+/// compiled in, [`MontError::NoCarry`] where p leaves too little room at the top for it (the
+/// lazy no-carry product over BLS12-381's scalar field, whose p is above 2^254).
+pub fn applies(variant: Variant, field: Field) -> Result<(), MontError> {
+    if !variant.is_available() {
+        return Err(MontError::Unavailable(variant));
+    }
+    with_kernel!(variant, field, _k => Ok(()))
+}
 
 /// One product `x·y mod p` with `variant`: the chain with one step.
 pub fn mul(

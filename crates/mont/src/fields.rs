@@ -11,7 +11,7 @@ macro_rules! define_field {
             use crate::bos::BosParams;
             use crate::emmart::EmmartParams;
             use crate::gpu_twin::MontParams32;
-            use crate::no_carry::{NoCarryNotApplicable, NoCarryParams};
+            use crate::no_carry::{LazyNoCarryParams, NoCarryNotApplicable, NoCarryParams};
             use crate::params::{FieldParams, MontParams, limbs_covering, limbs_with_spare_bit};
 
             /// The modulus: the only constant typed by hand.
@@ -23,6 +23,9 @@ macro_rules! define_field {
             pub const W64: MontParams<N64> = MontParams::new(&FIELD, 64);
             /// The no-carry constants, if p's top word allows them.
             pub const NO_CARRY: Result<NoCarryParams<N64>, NoCarryNotApplicable> = NoCarryParams::new(W64);
+            /// The lazy no-carry constants, if p leaves two spare bits (R ≥ 4p).
+            pub const NO_CARRY_LAZY: Result<LazyNoCarryParams<N64>, NoCarryNotApplicable> =
+                LazyNoCarryParams::new(W64);
             /// Barrett constants for 64-bit words.
             pub const BARRETT: BarrettParams<N64> = BarrettParams::new(&FIELD);
 

@@ -9,7 +9,7 @@
 //! | [`cios`] | CIOS (Koç, Acar, Kaliski 1996) | 64-bit |
 //! | [`fios`] | FIOS (same paper) | 64-bit |
 //! | [`sos`] | SOS and its squaring shortcut (same paper) | 64-bit |
-//! | [`no_carry`] | gnark's no-carry CIOS, with its condition on p checked | 64-bit |
+//! | [`no_carry`] | gnark's no-carry CIOS, with its condition on p checked; its lazy form | 64-bit |
 //! | [`fips_wide`] | FIPS with `u128` column sums, for WebAssembly's 64×64→128 multiply | 64-bit |
 //! | [`bos`] over [`two_lane`] | Bos–Montgomery two-way SIMD: portable, SSE2, wasm simd128 | 32-bit |
 //! | [`emmart`] | Emmart's f64 FMA method (native FMA, wasm relaxed SIMD) | 51-bit in f64 |
@@ -24,7 +24,6 @@
 //!
 //! No `unsafe` outside the SIMD lane implementations; no allocation outside [`mod@limb_constants`].
 #![deny(missing_docs)]
-
 // The loops are written in the index notation of the papers they come from (t[i + j], p[j], …)
 // so that each listing reads against its source; iterator rewrites would hide that.
 #![allow(clippy::needless_range_loop, clippy::manual_is_multiple_of)]
@@ -54,7 +53,7 @@ pub mod variant;
 pub mod words;
 
 pub use carry_budget::{CarryBudget, CarryBudgetRow, carry_budget, carry_budget_table};
-pub use chain::{chained_mul, mul, radix_bits, raw_product};
+pub use chain::{applies, chained_mul, mul, radix_bits, raw_product};
 pub use error::MontError;
 pub use fields::Field;
 pub use limb_constants::{LimbConstants, limb_constants};

@@ -1,21 +1,29 @@
-//! The gnark "no-carry" CIOS: drop the spill words when the modulus leaves room at the top.
+//! The gnark "no-carry" CIOS: drop the spill words when the modulus leaves room at the top; and
+//! its lazy form, which also drops the final subtraction when the room is two bits.
 
 use crate::params::MontParams;
 use crate::primitives::{mac, subtract_p_if_needed};
 
-/// Why a modulus cannot use [`cios_no_carry`].
+/// Why a modulus cannot use [`cios_no_carry`] (or [`cios_no_carry_lazy`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct NoCarryNotApplicable {
     /// The top 64-bit limb of p.
     pub top_limb: u64,
+    /// The product's condition: the top limb must be below this.
+    pub limit: u64,
 }
 
 impl core::fmt::Display for NoCarryNotApplicable {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        let what = if self.limit == LAZY_LIMIT {
+            "the lazy no-carry CIOS"
+        } else {
+            "the no-carry CIOS"
+        };
         write!(
             f,
-            "the no-carry CIOS needs the top limb of p below 2^63 - 1, but it is {:#018x}",
-            self.top_limb
+            "{what} needs the top limb of p below {:#018x}, but it is {:#018x}",
+            self.limit, self.top_limb
         )
     }
 }
@@ -26,8 +34,9 @@ impl core::fmt::Display for NoCarryNotApplicable {
 /// p is at most (2⁶⁴ − 1)/2 − 1, i.e. below 2⁶³ − 1. Then every intermediate `t` stays below 2p
 /// and fits N words, and the final carries of each row fit one word.
 pub const fn no_carry_applies(top_limb: u64) -> bool {
-    top_limb < (u64::MAX >> 1)
+    top_limb < NO_CARRY_LIMIT
 }
+const NO_CARRY_LIMIT: u64 = u64::MAX >> 1;
 
 /// Montgomery constants that have passed the no-carry check. The only way to build one is
 /// [`NoCarryParams::new`], so [`cios_no_carry`] cannot be called for a modulus that fails it.
@@ -45,7 +54,10 @@ impl<const N: usize> NoCarryParams<N> {
         if no_carry_applies(top_limb) {
             Ok(NoCarryParams(k))
         } else {
-            Err(NoCarryNotApplicable { top_limb })
+            Err(NoCarryNotApplicable {
+                top_limb,
+                limit: NO_CARRY_LIMIT,
+            })
         }
     }
 
@@ -66,7 +78,12 @@ impl<const N: usize> NoCarryParams<N> {
 /// into the top word. [`NoCarryParams`] guarantees that this sum never overflows.
 #[inline(always)]
 pub fn cios_no_carry<const N: usize>(a: &[u64; N], b: &[u64; N], k: &NoCarryParams<N>) -> [u64; N] {
-    let k = &k.0;
+    subtract_p_if_needed(&rows(a, b, &k.0), 0, &k.0.p)
+}
+
+/// The rows of the no-carry CIOS, without the final subtraction: a·b·R⁻¹ + (0 or p).
+#[inline(always)]
+fn rows<const N: usize>(a: &[u64; N], b: &[u64; N], k: &MontParams<N>) -> [u64; N] {
     let p = &k.p;
     let mut t = [0u64; N];
     for i in 0..N {
@@ -80,6 +97,56 @@ pub fn cios_no_carry<const N: usize>(a: &[u64; N], b: &[u64; N], k: &NoCarryPara
         }
         t[N - 1] = c_mul + c_red; // no overflow: this is the point of the condition
     }
-    subtract_p_if_needed(&t, 0, p)
+    t
 }
 // ANCHOR_END: no_carry
+
+// ANCHOR: no_carry_lazy
+/// The top-limb limit of the lazy product: p < 2^(64N − 2), i.e. R ≥ 4p.
+const LAZY_LIMIT: u64 = 1 << 62;
+
+/// Montgomery constants that have passed the lazy no-carry check, R ≥ 4p (two spare bits at the
+/// top of p). Built only by [`LazyNoCarryParams::new`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LazyNoCarryParams<const N: usize>(MontParams<N>);
+
+impl<const N: usize> LazyNoCarryParams<N> {
+    /// Checks R ≥ 4p on the top limb of p (64-bit limbs only).
+    pub const fn new(k: MontParams<N>) -> Result<Self, NoCarryNotApplicable> {
+        assert!(
+            k.width == 64,
+            "the lazy no-carry condition is stated for 64-bit limbs"
+        );
+        let top_limb = k.p[N - 1];
+        if top_limb < LAZY_LIMIT {
+            Ok(LazyNoCarryParams(k))
+        } else {
+            Err(NoCarryNotApplicable {
+                top_limb,
+                limit: LAZY_LIMIT,
+            })
+        }
+    }
+
+    /// The checked constants.
+    pub const fn params(&self) -> &MontParams<N> {
+        &self.0
+    }
+}
+
+/// The no-carry CIOS without the final subtraction: operands below 2p, result below 2p.
+///
+/// Each row keeps t < a + p (t + a·bᵢ + m·p < 2⁶⁴(a + p), divided by 2⁶⁴), so with a < 2p the
+/// rows stay below 3p < R and the two carries still add up to the true top word. The result is
+/// below a·b/R + p < 4p²/R + p ≤ 2p. It feeds the next product as it is; only leaving the
+/// representation needs the subtraction. The subtraction is a borrow chain and a selection on
+/// every word, paid once per product in [`cios_no_carry`].
+#[inline(always)]
+pub fn cios_no_carry_lazy<const N: usize>(
+    a: &[u64; N],
+    b: &[u64; N],
+    k: &LazyNoCarryParams<N>,
+) -> [u64; N] {
+    rows(a, b, &k.0)
+}
+// ANCHOR_END: no_carry_lazy

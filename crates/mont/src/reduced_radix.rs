@@ -84,6 +84,10 @@ pub const fn has_two_spare_bits<const N: usize>(k: &MontParams<N>) -> bool {
         top -= 1;
     }
     // the bit length of p, counted over w-bit limbs
-    let bits = if top == 0 { 0 } else { (top as u32 - 1) * k.width + (64 - k.p[top - 1].leading_zeros()) };
+    let bits = if top == 0 {
+        0
+    } else {
+        (top as u32 - 1) * k.width + (64 - k.p[top - 1].leading_zeros())
+    };
     bits + 2 <= k.width * N as u32
 }

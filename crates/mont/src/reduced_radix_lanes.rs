@@ -20,7 +20,11 @@ pub const W: u32 = 30;
 /// 16 vector registers of x86-64 (13 limbs would need 24). 3 and 4 were the fastest of a sweep
 /// over 2..=7 in V8 (the book's ledger has it).
 pub const fn scalar_columns(n: usize) -> usize {
-    if n <= SCALAR_COLUMNS_SMALL_LIMIT { SCALAR_COLUMNS_SMALL } else { SCALAR_COLUMNS_LARGE }
+    if n <= SCALAR_COLUMNS_SMALL_LIMIT {
+        SCALAR_COLUMNS_SMALL
+    } else {
+        SCALAR_COLUMNS_LARGE
+    }
 }
 const SCALAR_COLUMNS_SMALL_LIMIT: usize = 10;
 const SCALAR_COLUMNS_SMALL: usize = 3;
@@ -53,7 +57,10 @@ pub fn mont_mul_lanes<L: TwoLane, const N: usize>(
     y: &[u64; N],
     k: &MontParams<N>,
 ) -> [u64; N] {
-    debug_assert!(crate::reduced_radix::has_two_spare_bits(k), "lazy products need R > 4p");
+    debug_assert!(
+        crate::reduced_radix::has_two_spare_bits(k),
+        "lazy products need R > 4p"
+    );
     mont_mul_lanes_split::<L, N>(x, y, k, const { scalar_columns(N) })
 }
 
@@ -78,7 +85,10 @@ pub fn mont_mul_lanes_split<L: TwoLane, const N: usize>(
     s: usize,
 ) -> [u64; N] {
     const { assert!(N <= 16, "a lane takes at most 15 products") };
-    assert!((2..=7).contains(&s) && s < N, "2 ≤ s ≤ 7 scalar columns, fewer than the limbs");
+    assert!(
+        (2..=7).contains(&s) && s < N,
+        "2 ≤ s ≤ 7 scalar columns, fewer than the limbs"
+    );
     debug_assert_eq!(k.width, W);
     let m = mask(W);
     let p = &k.p;

@@ -12,6 +12,9 @@ pub enum Variant {
     Sos,
     /// gnark's no-carry CIOS, 64-bit limbs ([`crate::no_carry::cios_no_carry`]).
     CiosNoCarry,
+    /// gnark's no-carry CIOS without the final subtraction: results below 2p feed the next
+    /// product; needs R ≥ 4p ([`crate::no_carry::cios_no_carry_lazy`]).
+    CiosNoCarryLazy,
     /// FIPS product scanning, 64-bit limbs, carries kept in `u128` column sums: the product for
     /// WebAssembly's 64×64→128-bit multiply ([`crate::fips_wide::fips_wide`]).
     FipsWide,
@@ -56,11 +59,12 @@ pub enum Variant {
 
 impl Variant {
     /// Every variant, in a stable order.
-    pub const ALL: [Variant; 22] = [
+    pub const ALL: [Variant; 23] = [
         Variant::Cios,
         Variant::Fios,
         Variant::Sos,
         Variant::CiosNoCarry,
+        Variant::CiosNoCarryLazy,
         Variant::FipsWide,
         Variant::BosPortable,
         Variant::BosSimd,
@@ -88,6 +92,7 @@ impl Variant {
             Variant::Fios => "fios",
             Variant::Sos => "sos",
             Variant::CiosNoCarry => "cios-no-carry",
+            Variant::CiosNoCarryLazy => "cios-no-carry-lazy",
             Variant::FipsWide => "fips-wide",
             Variant::BosPortable => "bos-portable",
             Variant::BosSimd => "bos-simd",
@@ -117,7 +122,8 @@ impl Variant {
     /// Bits per limb of the representation.
     pub const fn limb_bits(self) -> u32 {
         match self {
-            Variant::Cios | Variant::Fios | Variant::Sos | Variant::CiosNoCarry => 64,
+            Variant::Cios | Variant::Fios | Variant::Sos => 64,
+            Variant::CiosNoCarry | Variant::CiosNoCarryLazy => 64,
             Variant::FipsWide => 64,
             Variant::Barrett | Variant::BarrettDomb => 64,
             Variant::BosPortable | Variant::BosSimd => 32,
@@ -126,7 +132,9 @@ impl Variant {
             Variant::ReducedRadix27 => 27,
             Variant::ReducedRadix28 => 28,
             Variant::ReducedRadix29 => 29,
-            Variant::ReducedRadix30 | Variant::ReducedRadix30Lazy | Variant::ReducedRadix30Lanes => 30,
+            Variant::ReducedRadix30
+            | Variant::ReducedRadix30Lazy
+            | Variant::ReducedRadix30Lanes => 30,
             Variant::U32Limbs12 => 12,
             Variant::U32Limbs13 => 13,
             Variant::U32Limbs14 => 14,
@@ -157,6 +165,7 @@ impl Variant {
             Variant::Fios => "FIOS, 64-bit limbs (Koç, Acar, Kaliski 1996)",
             Variant::Sos => "SOS, 64-bit limbs (Koç, Acar, Kaliski 1996)",
             Variant::CiosNoCarry => "no-carry CIOS, 64-bit limbs (gnark 2020)",
+            Variant::CiosNoCarryLazy => "no-carry CIOS, 64-bit limbs, results below 2p (lazy)",
             Variant::FipsWide => {
                 "FIPS, 64-bit limbs, u128 column sums for the 64×64→128 multiply (Koç et al. 1996)"
             }

@@ -10,7 +10,7 @@ use fastmsm_mont::bos::{self, BosParams};
 use fastmsm_mont::emmart::{self, EmmartParams, HI_BIAS, LO_BIAS, PortableLanes, split_product};
 use fastmsm_mont::fields::{self, Field};
 use fastmsm_mont::gpu_twin::{self, MontParams32};
-use fastmsm_mont::no_carry::{NoCarryParams, cios_no_carry};
+use fastmsm_mont::no_carry::{LazyNoCarryParams, NoCarryParams, cios_no_carry, cios_no_carry_lazy};
 use fastmsm_mont::params::{FieldParams, MontParams};
 use fastmsm_mont::two_lane::{BestLanes, Portable};
 use fastmsm_mont::{
@@ -181,14 +181,21 @@ macro_rules! stress_lazy {
         xs.extend(twice); // p ..= 2p − 1, 2p − 1 included
         let products: [(&str, fn(&[u64; N], &[u64; N], &MontParams<N>) -> [u64; N]); 3] = [
             ("lazy", reduced_radix::mont_mul_reduced_radix_lazy::<30, N>),
-            ("lanes/portable", reduced_radix_lanes::mont_mul_lanes::<Portable, N>),
-            ("lanes/best", reduced_radix_lanes::mont_mul_lanes::<BestLanes, N>),
+            (
+                "lanes/portable",
+                reduced_radix_lanes::mont_mul_lanes::<Portable, N>,
+            ),
+            (
+                "lanes/best",
+                reduced_radix_lanes::mont_mul_lanes::<BestLanes, N>,
+            ),
         ];
         for s in 2..=7 {
             for a in &xs {
                 for b in &xs {
                     let (la, lb) = (limbs_n(a, 30), limbs_n(b, 30));
-                    let got = reduced_radix_lanes::mont_mul_lanes_split::<Portable, N>(&la, &lb, &K, s);
+                    let got =
+                        reduced_radix_lanes::mont_mul_lanes_split::<Portable, N>(&la, &lb, &K, s);
                     let lazy = reduced_radix::mont_mul_reduced_radix_lazy::<30, N>(&la, &lb, &K);
                     assert_eq!(got, lazy, "{} split {s}", $field.name);
                 }
@@ -198,10 +205,18 @@ macro_rules! stress_lazy {
             for a in &xs {
                 for b in &xs {
                     let got = mul(&limbs_n(a, 30), &limbs_n(b, 30), &K);
-                    assert!(got.iter().all(|&l| l < 1 << 30), "{name}: limb over 30 bits");
+                    assert!(
+                        got.iter().all(|&l| l < 1 << 30),
+                        "{name}: limb over 30 bits"
+                    );
                     let got = big_limbs(&got, 30);
                     assert!(got < &p + &p, "{} {name}: result not below 2p", $field.name);
-                    assert_eq!(got % &p, mont_ref(a, b, &p, K.log2_r()), "{} {name}", $field.name);
+                    assert_eq!(
+                        got % &p,
+                        mont_ref(a, b, &p, K.log2_r()),
+                        "{} {name}",
+                        $field.name
+                    );
                 }
             }
         }
@@ -215,6 +230,63 @@ fn lazy_products_stay_below_2p_on_all_ones_and_real_moduli() {
     stress_lazy!(fields::bn254_fr::FIELD, 254);
     stress_lazy!(fields::bls12_377_fq::FIELD, 377);
     stress_lazy!(fields::bls12_381_fq::FIELD, 381);
+}
+
+/// The lazy no-carry product on operands anywhere below 2p, edges (p − 1, p, 2p − 1, …) and
+/// long runs of one bits included: the result is below 2p and congruent to a·b·R⁻¹; for operands
+/// below p it is the eager product's result or that plus p.
+fn stress_no_carry_lazy<const N: usize>(f: &'static FieldParams) {
+    let k = MontParams::<N>::new(f, 64);
+    let lazy_k = LazyNoCarryParams::new(k).unwrap_or_else(|e| panic!("{}: {e}", f.name));
+    let eager_k = NoCarryParams::new(k).unwrap();
+    let p = big(&f.modulus);
+    let below_p = stress_inputs(&p, 64);
+    let twice: Vec<BigUint> = below_p.iter().map(|x| x + &p).collect();
+    let xs: Vec<&BigUint> = below_p.iter().chain(&twice).collect();
+    for a in &xs {
+        for b in &xs {
+            let (aw, bw) = (limbs_n::<N>(a, 64), limbs_n::<N>(b, 64));
+            let got = big_limbs(&cios_no_carry_lazy(&aw, &bw, &lazy_k), 64);
+            assert!(
+                got < &p + &p,
+                "{}: result not below 2p for a={a:#x} b={b:#x}",
+                f.name
+            );
+            let want = mont_ref(a, b, &p, 64 * N as u32);
+            assert_eq!(&got % &p, want, "{}: a={a:#x} b={b:#x}", f.name);
+            if **a < p && **b < p {
+                assert_eq!(
+                    big_limbs(&cios_no_carry(&aw, &bw, &eager_k), 64),
+                    want,
+                    "{}",
+                    f.name
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn lazy_no_carry_stays_below_2p_on_all_ones_and_real_moduli() {
+    stress_no_carry_lazy::<4>(&ALL_ONES_253);
+    stress_no_carry_lazy::<6>(&ALL_ONES_381);
+    stress_no_carry_lazy::<4>(&fields::bn254_fr::FIELD);
+    stress_no_carry_lazy::<4>(&fields::bn254_fq::FIELD);
+    stress_no_carry_lazy::<4>(&fields::bls12_377_fr::FIELD);
+    stress_no_carry_lazy::<6>(&fields::bls12_377_fq::FIELD);
+    stress_no_carry_lazy::<6>(&fields::bls12_381_fq::FIELD);
+    // the condition's edge: 2^254 − 1 (top word 0x3fff…) has room, 2^255 − 19 and BLS12-381's
+    // scalar field (top word 0x73ed…) do not; both still pass the eager no-carry check
+    const ALL_ONES_254: FieldParams = FieldParams::from_hex(
+        "2^254-1",
+        "0x3fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff",
+    );
+    stress_no_carry_lazy::<4>(&ALL_ONES_254);
+    for f in [&P25519, &fields::bls12_381_fr::FIELD] {
+        let e = LazyNoCarryParams::new(MontParams::<4>::new(f, 64)).unwrap_err();
+        assert_eq!((e.top_limb, e.limit), (f.modulus[3], 1 << 62), "{}", f.name);
+    }
+    assert!(NoCarryParams::new(MontParams::<4>::new(&fields::bls12_381_fr::FIELD, 64)).is_ok());
 }
 
 #[test]
