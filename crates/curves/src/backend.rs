@@ -7,7 +7,7 @@
 //!
 //! | backend | limbs | product | where it is fast |
 //! |---|---|---|---|
-//! | [`Mont64`] | `N` words of 64 bits | gnark's no-carry CIOS (lazy where R ≥ 4p), else CIOS | natively (`u64 × u64 → u128`); WebAssembly with wide arithmetic |
+//! | [`Mont64`] | `N` words of 64 bits | gnark's no-carry CIOS, else CIOS | natively (`u64 × u64 → u128`) |
 //! | [`Radix30`] | `N` limbs of 30 bits, stored as u32 | Mitscha-Baude's reduced radix | WebAssembly (no 128-bit product) |
 //! | [`Radix51`] | `N` limbs of 51 bits | Emmart's floating-point FMA product | WebAssembly with relaxed SIMD |
 //!
@@ -22,9 +22,7 @@ use fastmsm_mont::emmart::{
     self, BestLanes, EmmartParams, emmart_mul_interleaved, emmart_mul_interleaved_lazy,
     emmart_mul_paired,
 };
-use fastmsm_mont::no_carry::{
-    LazyNoCarryParams, NoCarryNotApplicable, NoCarryParams, cios_no_carry, cios_no_carry_lazy,
-};
+use fastmsm_mont::no_carry::{NoCarryNotApplicable, NoCarryParams, cios_no_carry};
 use fastmsm_mont::primitives::{
     adc, add_mod_radix, sbb, sub_lazy_radix, sub_mod_radix, subtract_p_if_needed,
 };
@@ -117,39 +115,17 @@ pub trait Backend: 'static + Copy + Eq + fmt::Debug + Send + Sync {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Mont64;
 
-/// [`Mont64`]'s product constants: gnark's no-carry constants where the top word of p allows
-/// them (all six fields of the book), and the lazy ones where p also leaves two spare bits
-/// (R ≥ 4p: all but BLS12-381's scalar field).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct NoCarryProducts<const N: usize> {
-    /// For [`Backend::mul`].
-    pub eager: Result<NoCarryParams<N>, NoCarryNotApplicable>,
-    /// For [`Backend::mul_many_lazy`] and [`Backend::sub_lazy`].
-    pub lazy: Result<LazyNoCarryParams<N>, NoCarryNotApplicable>,
-}
-
-impl<const N: usize> NoCarryProducts<N> {
-    /// Checks both conditions on p.
-    pub const fn new(m: MontParams<N>) -> Self {
-        NoCarryProducts {
-            eager: NoCarryParams::new(m),
-            lazy: LazyNoCarryParams::new(m),
-        }
-    }
-}
-
 // Word loops use index notation (s[j], p[j]) like the algorithms in fastmsm-mont.
 #[allow(clippy::needless_range_loop)]
 impl Backend for Mont64 {
     type Limb = u64;
     const LIMB_BITS: u32 = 64;
     const TAG: &'static str = "";
-    type Product<const N: usize> = NoCarryProducts<N>;
+    /// gnark's no-carry constants where the modulus's top word allows them.
+    type Product<const N: usize> = Result<NoCarryParams<N>, NoCarryNotApplicable>;
 
     /// gnark's no-carry CIOS when the modulus allows it (all six fields of the book), CIOS
-    /// otherwise; the choice is made on constants, so the branch folds away. Where R ≥ 4p it
-    /// also takes the lazy operands below 2p and reduces them fully (`cios_no_carry_lazy`'s bound:
-    /// its rows stay below 3p < R, its result below 2p, then one subtraction).
+    /// otherwise; the choice is made on constants, so the branch folds away.
     #[inline(always)]
     fn mul<const N: usize>(
         a: &[u64; N],
@@ -157,50 +133,10 @@ impl Backend for Mont64 {
         m: &MontParams<N>,
         k: &Self::Product<N>,
     ) -> [u64; N] {
-        match &k.eager {
+        match k {
             Ok(k) => cios_no_carry(a, b, k),
             Err(_) => cios(a, b, m),
         }
-    }
-
-    /// Without the final subtraction where R ≥ 4p ([`cios_no_carry_lazy`]); fully reduced
-    /// elsewhere.
-    #[inline(always)]
-    fn mul_many_lazy<const N: usize, const K: usize>(
-        a: [&[u64; N]; K],
-        b: [&[u64; N]; K],
-        m: &MontParams<N>,
-        k: &Self::Product<N>,
-    ) -> [[u64; N]; K] {
-        match &k.lazy {
-            Ok(lazy) => core::array::from_fn(|i| cios_no_carry_lazy(a[i], b[i], lazy)),
-            Err(_) => Self::mul_many(a, b, m, k),
-        }
-    }
-
-    /// a − b + p where lazy products accept operands below 2p (the fields of
-    /// [`Backend::mul_many_lazy`]): one borrow chain into a carry chain, no selection.
-    #[inline(always)]
-    fn sub_lazy<const N: usize>(
-        a: &[u64; N],
-        b: &[u64; N],
-        m: &MontParams<N>,
-        k: &Self::Product<N>,
-    ) -> [u64; N] {
-        if k.lazy.is_err() {
-            return Self::sub(a, b, &m.p);
-        }
-        // a + p − b: a + p < 2p < R never carries out, and it is ≥ b, so no borrow either
-        let mut s = [0u64; N];
-        let mut c = 0;
-        for j in 0..N {
-            (s[j], c) = adc(a[j], m.p[j], c);
-        }
-        let mut borrow = 0;
-        for j in 0..N {
-            (s[j], borrow) = sbb(s[j], b[j], borrow);
-        }
-        s
     }
 
     /// `a + b < 2p`: add with carry, then subtract p if the sum (with its carry) is ≥ p.
@@ -239,6 +175,7 @@ impl Backend for Mont64 {
 /// representation in WebAssembly, which has no 64 × 64 → 128-bit multiply.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Radix30;
+
 
 impl Backend for Radix30 {
     type Limb = u32;

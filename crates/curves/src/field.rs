@@ -18,7 +18,7 @@ use core::ops::{Add, Mul, Neg, Sub};
 use fastmsm_mont::words::{self, Canonical};
 use fastmsm_mont::{FieldParams, MontParams};
 
-pub use crate::backend::{Backend, Limb, Mont64, NoCarryProducts, Radix30, Radix51};
+pub use crate::backend::{Backend, Limb, Mont64, Radix30, Radix51};
 
 /// What an [`Fp`] needs to know about its field: the modulus, the backend that stores and
 /// multiplies its elements, and that backend's constants for `N` limbs, all taken from
@@ -590,7 +590,7 @@ macro_rules! field_configs {
 pub(crate) use field_configs;
 
 field_configs! {
-    backend: Mont64, limbs: N64, mont: field::W64, product: crate::backend::NoCarryProducts::new(field::W64);
+    backend: Mont64, limbs: N64, mont: field::W64, product: field::NO_CARRY;
     /// BN254 base field (4 words).
     Bn254FqConfig, Bn254Fq = bn254_fq;
     /// BN254 scalar field (4 words).
