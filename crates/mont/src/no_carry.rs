@@ -38,6 +38,23 @@ pub const fn no_carry_applies(top_limb: u64) -> bool {
 }
 const NO_CARRY_LIMIT: u64 = u64::MAX >> 1;
 
+/// `k` if the top 64-bit limb of p is below `limit`: the one check behind both constructors.
+const fn check_top_limb<const N: usize>(
+    k: MontParams<N>,
+    limit: u64,
+) -> Result<MontParams<N>, NoCarryNotApplicable> {
+    assert!(
+        k.width == 64,
+        "the no-carry conditions are stated for 64-bit limbs"
+    );
+    let top_limb = k.p[N - 1];
+    if top_limb < limit {
+        Ok(k)
+    } else {
+        Err(NoCarryNotApplicable { top_limb, limit })
+    }
+}
+
 /// Montgomery constants that have passed the no-carry check. The only way to build one is
 /// [`NoCarryParams::new`], so [`cios_no_carry`] cannot be called for a modulus that fails it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -46,18 +63,9 @@ pub struct NoCarryParams<const N: usize>(MontParams<N>);
 impl<const N: usize> NoCarryParams<N> {
     /// Checks the condition on the top limb of p (64-bit limbs only).
     pub const fn new(k: MontParams<N>) -> Result<Self, NoCarryNotApplicable> {
-        assert!(
-            k.width == 64,
-            "the no-carry condition is stated for 64-bit limbs"
-        );
-        let top_limb = k.p[N - 1];
-        if no_carry_applies(top_limb) {
-            Ok(NoCarryParams(k))
-        } else {
-            Err(NoCarryNotApplicable {
-                top_limb,
-                limit: NO_CARRY_LIMIT,
-            })
+        match check_top_limb(k, NO_CARRY_LIMIT) {
+            Ok(k) => Ok(NoCarryParams(k)),
+            Err(e) => Err(e),
         }
     }
 
@@ -113,18 +121,9 @@ pub struct LazyNoCarryParams<const N: usize>(MontParams<N>);
 impl<const N: usize> LazyNoCarryParams<N> {
     /// Checks R ≥ 4p on the top limb of p (64-bit limbs only).
     pub const fn new(k: MontParams<N>) -> Result<Self, NoCarryNotApplicable> {
-        assert!(
-            k.width == 64,
-            "the lazy no-carry condition is stated for 64-bit limbs"
-        );
-        let top_limb = k.p[N - 1];
-        if top_limb < LAZY_LIMIT {
-            Ok(LazyNoCarryParams(k))
-        } else {
-            Err(NoCarryNotApplicable {
-                top_limb,
-                limit: LAZY_LIMIT,
-            })
+        match check_top_limb(k, LAZY_LIMIT) {
+            Ok(k) => Ok(LazyNoCarryParams(k)),
+            Err(e) => Err(e),
         }
     }
 
