@@ -119,7 +119,13 @@ pub async fn probe_smvp(
     let limbs = msm.constants.limbs;
     let n = probe_points(ctx);
     let input = probe_input(msm.curve, n);
-    let entries = n * msm.plan(ctx, n, &probe_options(n))?.windows as usize;
+    let windows = msm.plan(ctx, n, &probe_options(n))?.windows;
+    let entries = n * windows as usize;
+    // A device that cuts long loops short bounds K (msm::loops): the walk stops there.
+    let most_k = msm
+        .loop_budget(ctx)
+        .and_then(|b| b.max_chunk(windows))
+        .unwrap_or(u32::MAX);
     // Shorter chunks leave each invocation's fixed work (finding its chunk, writing a head slot)
     // as large as its additions.
     const MIN_K: usize = 16;
@@ -143,7 +149,7 @@ pub async fn probe_smvp(
     let start = now();
     let mut steps: Vec<(usize, u32, u32, f64)> = Vec::new();
     let mut measure = async |wave: usize| -> Result<(u32, f64), GpuError> {
-        let k = entries.div_ceil(wave).max(MIN_K) as u32;
+        let k = (entries.div_ceil(wave).max(MIN_K) as u32).min(most_k);
         if let Some(&(_, _, t, s)) = steps.iter().find(|st| st.1 == k) {
             return Ok((t, s));
         }
@@ -173,7 +179,8 @@ pub async fn probe_smvp(
         let (mut wave, mut rises) = (start_wave, 0);
         loop {
             wave = if fewer { wave / 2 } else { wave * 2 };
-            if wave == 0 || entries / wave < MIN_K || now() - start > budget {
+            let past_bound = fewer && entries.div_ceil(wave.max(1) * 2) as u32 > most_k;
+            if wave == 0 || entries / wave < MIN_K || past_bound || now() - start > budget {
                 break;
             }
             let (t, s) = measure(wave).await?;
@@ -240,9 +247,7 @@ fn probe_options(n: usize) -> MsmOptions {
 /// The product's form for this adapter: compact in a browser, unrolled natively. A browser's
 /// shader compiler takes minutes over the straight-line BLS12 kernels where it takes seconds over
 /// the compact ones (and SwiftShader's gives up on them), and first use is what a reader of the
-/// page waits for; natively the same kernels build in about a second. (lavapipe also compiles the
-/// compact MSM five times faster for BLS12, but its MSMs came out wrong in that form, for a reason
-/// not found yet, while every product it computes in field kernels is right; it stays unrolled.)
+/// page waits for; natively the same kernels build in about a second.
 pub fn form_for(ctx: &GpuContext) -> KernelForm {
     if ctx.info.backend == wgpu::Backend::BrowserWebGpu {
         KernelForm::Compact

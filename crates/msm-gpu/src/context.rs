@@ -15,6 +15,11 @@ pub struct GpuContext {
     pub limits: wgpu::Limits,
     /// The optional features enabled on the device (those asked for that the adapter offers).
     pub features: wgpu::Features,
+    /// The most loop iterations one invocation runs, all of its loops together, where the
+    /// implementation stops loops short (Mesa's llvmpipe: 65535), measured when the device opens
+    /// (`shaders/loop_probe.wgsl`); `None` where no such limit showed. The MSM's plan keeps every
+    /// kernel within it.
+    pub loop_limit: Option<u32>,
     /// Why the device was lost, once it has been (a browser loses every device when its GPU
     /// process stops; `destroy` loses it on purpose).
     lost: std::sync::Arc<std::sync::Mutex<Option<String>>>,
@@ -90,14 +95,17 @@ impl GpuContext {
             );
             *record.lock().unwrap_or_else(|e| e.into_inner()) = Some(why);
         });
-        Ok(Self {
+        let mut ctx = Self {
             device,
             queue,
             info,
             limits,
             features,
+            loop_limit: None,
             lost,
-        })
+        };
+        ctx.loop_limit = probe_loop_limit(&ctx).await?;
+        Ok(ctx)
     }
 
     /// Why the device was lost, if it was: work on it fails from then on, and only a new
@@ -110,6 +118,58 @@ impl GpuContext {
     pub fn report(&self) -> AdapterReport {
         AdapterReport::new(&self.info, &self.limits, self.features)
     }
+}
+
+/// Iterations the loop-limit probe asks for: more than any MSM kernel's loops run in one invocation
+/// on the plans a device without a limit gets, and a few milliseconds of one GPU thread.
+const LOOP_PROBE_ITERATIONS: u32 = 1 << 22;
+
+/// Runs `shaders/loop_probe.wgsl` once: the iterations it completed, where fewer than asked.
+async fn probe_loop_limit(ctx: &GpuContext) -> Result<Option<u32>, GpuError> {
+    use wgpu::util::DeviceExt;
+    let module = ctx
+        .device
+        .create_shader_module(wgpu::ShaderModuleDescriptor {
+            label: Some("loop_probe"),
+            source: wgpu::ShaderSource::Wgsl(
+                include_str!("../../../shaders/loop_probe.wgsl").into(),
+            ),
+        });
+    let pipeline = ctx
+        .device
+        .create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+            label: Some("loop_probe"),
+            layout: None,
+            module: &module,
+            entry_point: Some("count_iterations"),
+            compilation_options: Default::default(),
+            cache: None,
+        });
+    let counter = ctx
+        .device
+        .create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some("loop_probe"),
+            contents: bytemuck::cast_slice(&[LOOP_PROBE_ITERATIONS, 0]),
+            usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC,
+        });
+    let group = ctx.device.create_bind_group(&wgpu::BindGroupDescriptor {
+        label: Some("loop_probe"),
+        layout: &pipeline.get_bind_group_layout(0),
+        entries: &[wgpu::BindGroupEntry {
+            binding: 0,
+            resource: counter.as_entire_binding(),
+        }],
+    });
+    let mut encoder = ctx.device.create_command_encoder(&Default::default());
+    {
+        let mut pass = encoder.begin_compute_pass(&Default::default());
+        pass.set_pipeline(&pipeline);
+        pass.set_bind_group(0, &group, &[]);
+        pass.dispatch_workgroups(1, 1, 1);
+    }
+    ctx.queue.submit([encoder.finish()]);
+    let run = crate::transfer::read_u32(ctx, &counter, 2).await?[1];
+    Ok((run < LOOP_PROBE_ITERATIONS).then_some(run))
 }
 
 async fn request_adapter() -> Result<wgpu::Adapter, GpuError> {

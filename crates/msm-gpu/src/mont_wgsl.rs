@@ -74,6 +74,14 @@ enum Columns {
     U64,
 }
 
+/// Loop iterations one generated product runs: its rows in the compact form (which only the
+/// reduced-radix widths have), none straight-line. Devices that cut long loops short count them
+/// (`msm::loops`).
+pub fn product_loop_iterations(k: &LimbConstants, form: KernelForm) -> u32 {
+    let looped = matches!(k.limb_bits, 12..=15 | 26..=30) && form == KernelForm::Compact;
+    if looped { k.limbs as u32 } else { 0 }
+}
+
 /// Reduced radix (Mitscha-Baude; Derei & Koh for WGSL): each step adds xᵢ·yⱼ + q·pⱼ into column
 /// sums s_j and only carries every nSafe steps, because the carry budget allows it. With u64
 /// columns each product is one 32×32 → 64-bit multiply-add and nothing else, where the 32-bit

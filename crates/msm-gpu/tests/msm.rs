@@ -258,6 +258,47 @@ msm_tests!(
 );
 msm_tests!(bn254_int64_cios32, GpuCurve::Bn254, ark_bn254::G1Affine, 32);
 
+/// The compact product (the browsers' form: its rows in a loop) on the test adapter, where
+/// lavapipe's loop limit once made these MSMs wrong from about a hundred entries per SMVP chunk
+/// (tests/loop_limit.rs): the plan keeps each chunk within the limit, every pattern matches
+/// arkworks up to chunks of the most entries allowed, and a chunk past that is refused with an
+/// error that names the limit.
+#[test]
+fn compact_product_within_loop_limit() {
+    use fastmsm_gpu::mont_wgsl::KernelForm;
+    let ctx = gpu();
+    let build = |curve: GpuCurve, bits: u32| {
+        let m = block_on(GpuMsm::with_form(ctx, curve, bits, KernelForm::Compact)).unwrap();
+        m.set_profile(calibrated(&m));
+        m
+    };
+    let m = build(GpuCurve::Bls12_377, 13);
+    check::<ark_bls12_377::G1Affine>(&m, &[1, 3, 100, 1000, 4097], &MsmOptions::default(), 130);
+    let Some(budget) = m.loop_budget(ctx) else {
+        return; // loops run to the end on this adapter: nothing more to bound
+    };
+    let windows = m.plan(ctx, 1000, &MsmOptions::default()).unwrap().windows;
+    let most = budget.max_chunk(windows).unwrap();
+    let at = |k: u32| MsmOptions {
+        chunk: Some(k),
+        window_bits: Some(
+            m.plan(ctx, 1000, &MsmOptions::default())
+                .unwrap()
+                .window_bits,
+        ),
+        ..Default::default()
+    };
+    assert!(
+        most >= 50,
+        "at most {most} entries per chunk at 13-bit limbs"
+    );
+    check_patterns::<ark_bls12_377::G1Affine>(&m, &[1000], &at(most), 131, 1000);
+    let err = m.plan(ctx, 1000, &at(most + 1)).unwrap_err().to_string();
+    assert!(err.contains("loops stop after 65535"), "{err}");
+    let m = build(GpuCurve::Bn254, 15);
+    check::<ark_bn254::G1Affine>(&m, &[1, 100, 1000], &MsmOptions::default(), 132);
+}
+
 /// The rules for both additions' forms. The mixed one (SMVP) is stepped by value at every width;
 /// the general one (combine, reduction, fold) stepped in BN254's 16-bit build and the BLS12 29/30-bit
 /// builds (13 to 20 limbs), inlined in the others, so the suites above run both general forms;
@@ -630,11 +671,9 @@ fn reduction_segment_counts() {
 /// scalars"), P beside −P in one bucket, points at infinity, zero digits. Short chunks put runs
 /// across lanes (head slots and the combine) and several runs into one lane.
 ///
-/// Lanes of up to 64 entries only: on lavapipe, lanes run for much longer (a chunk of ~190 entries
-/// next to lanes that finish early) give wrong bucket sums from some round on, while the same
-/// shader is verified on an NVIDIA H100 at every size and lane count tried (2^10 to 2^20, 8 and 64
-/// lanes, chunks up to 164: gpu-msm-experiment-batch-affine-nvidia-h100-80gb-hbm3.json). Like the
-/// compact product's wrong MSMs on lavapipe, not isolated further.
+/// Lanes as long as the device allows: on lavapipe, whose loops stop after 65535 iterations per
+/// invocation (tests/loop_limit.rs), the plan bounds a lane's rounds (one Fermat inversion
+/// each); lanes of about 170 entries used to run past it and come out wrong.
 #[test]
 fn batch_affine_smvp() {
     use fastmsm_gpu::msm::SmvpForm;
@@ -651,14 +690,27 @@ fn batch_affine_smvp() {
     };
     let m = build(GpuCurve::Bn254, width(GpuCurve::Bn254), 8);
     check::<ark_bn254::G1Affine>(&m, &[1, 2, 3, 100], &MsmOptions::default(), 60);
-    for k in [2, 5, 16, 64] {
+    let windows = m.plan(gpu(), 1000, &MsmOptions::default()).unwrap().windows;
+    let longest = m
+        .loop_budget(gpu())
+        .and_then(|b| b.max_chunk(windows))
+        .unwrap_or(256);
+    for k in [2, 5, 16, 64, longest] {
         check_patterns::<ark_bn254::G1Affine>(&m, &[5, 300, 1000], &chunked(k), 61 + k as u64, 300);
     }
+    // The default plan on this device: as long as the loop limit allows.
+    check::<ark_bn254::G1Affine>(&m, &[4097], &MsmOptions::default(), 69);
     gpu_int64();
     let m = build(GpuCurve::Bls12_377, 30, 8);
     check::<ark_bls12_377::G1Affine>(&m, &[1, 100], &MsmOptions::default(), 70);
     check_patterns::<ark_bls12_377::G1Affine>(&m, &[5, 300], &chunked(3), 71, 300);
     let edwards = SmvpForm::BatchAffine { lanes: 8 };
-    let err = block_on(GpuMsm::with_smvp(gpu(), GpuCurve::EdBls12_377, 16, form, edwards));
+    let err = block_on(GpuMsm::with_smvp(
+        gpu(),
+        GpuCurve::EdBls12_377,
+        16,
+        form,
+        edwards,
+    ));
     assert!(err.err().unwrap().to_string().contains("twisted Edwards"));
 }

@@ -8,6 +8,7 @@ pub mod contract;
 pub mod curve;
 #[doc(hidden)]
 pub mod inspect;
+pub mod loops;
 pub mod plan;
 mod points;
 mod resident;
@@ -258,13 +259,34 @@ impl GpuMsm {
             .min(ctx.limits.max_storage_buffer_binding_size)
             .min(ctx.limits.max_buffer_size);
         let profile = self.profile.lock().unwrap_or_else(|e| e.into_inner());
-        Plan::with_smvp(self.curve, &self.constants, n, options, limit, &profile, self.smvp)
+        let loops = self.loop_budget(ctx);
+        Plan::with_smvp(
+            self.curve,
+            &self.constants,
+            n,
+            options,
+            limit,
+            &profile,
+            self.smvp,
+            loops,
+        )
+    }
+
+    /// What one invocation of this MSM's kernels may run on `ctx`'s device, where its loops are
+    /// cut short ([`crate::GpuContext::loop_limit`]).
+    pub fn loop_budget(&self, ctx: &GpuContext) -> Option<loops::LoopBudget> {
+        ctx.loop_limit
+            .map(|l| loops::LoopBudget::new(l, &self.constants, self.form, self.smvp))
     }
 
     /// The stages compiled for an SMVP form: [`Stage::ALL`], and the batch-affine ones after them.
     fn stages_of(smvp: SmvpForm) -> Vec<Stage> {
         let affine = matches!(smvp, SmvpForm::BatchAffine { .. });
-        let extra = if affine { &Stage::BATCH_AFFINE[..] } else { &[] };
+        let extra = if affine {
+            &Stage::BATCH_AFFINE[..]
+        } else {
+            &[]
+        };
         Stage::ALL.iter().chain(extra).copied().collect()
     }
 

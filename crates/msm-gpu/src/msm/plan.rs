@@ -4,6 +4,7 @@
 use super::MsmOptions;
 use super::affine::SmvpForm;
 use super::curve::{GpuCurve, bit_length};
+use super::loops::LoopBudget;
 use crate::GpuError;
 use crate::field::int64_products;
 use crate::profile::DeviceProfile;
@@ -94,13 +95,25 @@ impl Plan {
         profile: &DeviceProfile,
     ) -> Result<Self, GpuError> {
         let projective = SmvpForm::Projective;
-        Self::with_smvp(curve, constants, n, options, binding_limit, profile, projective)
+        Self::with_smvp(
+            curve,
+            constants,
+            n,
+            options,
+            binding_limit,
+            profile,
+            projective,
+            None,
+        )
     }
 
     // ANCHOR: plan_new
     /// The caller's choices are `options.window_bits`, `chunk` and `batch`; `binding_limit` is
     /// the largest buffer a shader may bind, in bytes; `profile` holds what the defaults need to
-    /// know about the device; `smvp` is the SMVP's form, whose lanes share a level-0 invocation.
+    /// know about the device; `smvp` is the SMVP's form, whose lanes share a level-0 invocation;
+    /// `loops`, on a device that cuts long loops short, what one invocation may run
+    /// ([`crate::GpuContext::loop_limit`]): K and the reduction's segments stay within it.
+    #[allow(clippy::too_many_arguments)]
     pub fn with_smvp(
         curve: GpuCurve,
         constants: &LimbConstants,
@@ -109,6 +122,7 @@ impl Plan {
         binding_limit: u64,
         profile: &DeviceProfile,
         smvp: SmvpForm,
+        loops: Option<LoopBudget>,
     ) -> Result<Self, GpuError> {
         let MsmOptions {
             window_bits,
@@ -191,10 +205,36 @@ impl Plan {
         // shorter for the same wave.
         let lanes = smvp.lanes();
         let wave = profile.smvp_wave(limbs) * lanes as usize;
+        // On a device that cuts loops short, K is also bounded by what one invocation may run.
+        let loop_chunk = match loops {
+            Some(budget) => Some(budget.max_chunk(windows).ok_or_else(|| {
+                GpuError::LimitExceeded {
+                    what: format!(
+                        "loop iterations of one SMVP invocation ({} for {} at {}-bit limbs)",
+                        smvp.name(),
+                        curve.name(),
+                        constants.limb_bits
+                    ),
+                    needed: (budget.per_smvp_step * MIN_CHUNK) as u64,
+                    limit: budget.limit as u64,
+                }
+            })?),
+            None => None,
+        };
+        if let (Some(k), Some(most)) = (chunk, loop_chunk)
+            && k > most
+        {
+            return Err(GpuError::Input(format!(
+                "SMVP chunk {k}: at most {most} on this device, whose loops stop after {} \
+                 iterations per invocation",
+                loops.map_or(0, |b| b.limit)
+            )));
+        }
         let one_wave = |b: usize| {
-            (b.max(1) * windows as usize)
+            let k = (b.max(1) * windows as usize)
                 .div_ceil(wave)
-                .clamp(lo as usize, hi as usize) as u32
+                .clamp(lo as usize, hi as usize) as u32;
+            k.min(loop_chunk.unwrap_or(u32::MAX))
         };
         let mut chunk = chunk.unwrap_or_else(|| one_wave(wanted));
         // Bytes per point of the largest per-batch buffer: Montgomery coordinates, a digit per
@@ -241,10 +281,34 @@ impl Plan {
             Some(f) => f,
             None => batch,
         };
+        // On a device that cuts loops short, each reduction invocation's share of the buckets
+        // is bounded too.
+        let least_segments = match loops {
+            Some(budget) => {
+                budget
+                    .min_segments(buckets, c)
+                    .ok_or_else(|| GpuError::LimitExceeded {
+                        what: format!(
+                            "loop iterations of one reduction invocation ({})",
+                            curve.name()
+                        ),
+                        needed: ((2 * c + 3) * (1 + budget.per_addition)) as u64,
+                        limit: budget.limit as u64,
+                    })?
+            }
+            None => 1,
+        };
         let segments = match wanted_segments {
             Some(s) if !s.is_power_of_two() || s > buckets => {
                 return Err(GpuError::Input(format!(
                     "{s} reduction segments: a power of two up to the {buckets} buckets of a window"
+                )));
+            }
+            Some(s) if s < least_segments => {
+                return Err(GpuError::Input(format!(
+                    "{s} reduction segments: at least {least_segments} on this device, whose loops \
+                     stop after {} iterations per invocation",
+                    loops.map_or(0, |b| b.limit)
                 )));
             }
             Some(s) => s,
@@ -253,8 +317,18 @@ impl Plan {
                 windows,
                 buckets,
                 int64_products(constants.limb_bits),
-            ),
+            )
+            .max(least_segments),
         };
+        // The combine levels: F slots per invocation, each found by a walk over the windows and
+        // at most 32 levels (F^32 slots), far within any limit seen; checked all the same.
+        if let Some(budget) = loops.filter(|b| !b.combine_fits(windows, 32)) {
+            return Err(GpuError::LimitExceeded {
+                what: "loop iterations of one SMVP combine invocation".into(),
+                needed: (FAN_IN * (windows + 67 + budget.per_addition)) as u64,
+                limit: budget.limit as u64,
+            });
+        }
         let partial_bytes = windows as u64 * segments as u64 * point_bytes;
         debug_assert!(partial_bytes <= bucket_bytes);
         Ok(Self {
