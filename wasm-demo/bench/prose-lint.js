@@ -86,6 +86,8 @@ const FIGURE_SHAPES = [
   [new RegExp(String.raw`(?<![\w.^{/-])${QUANTITY}${PERCENT}`, 'gi'), 'a percentage'],
   [new RegExp(String.raw`\b(?:about|roughly|nearly|almost|some|only|over|under|by|up to)?\s*${FRACTION}\s+(?:of\s+(?:the\s+|its\s+|their\s+|a\s+|an\s+|this\s+|that\s+)?(?:[\w'’-]+\s+){0,2}?${MEASURE_NOUN}\b|as\s+(?:fast|slow|quick)\b|again\b|${COMPARATIVE.replace('|as|the|that|its|their|what|over|too', '')}\b)`, 'gi'), 'a fraction of a measured quantity'],
   [new RegExp(String.raw`\b(?:twice|thrice|double|triple|half)\s+(?:as\s+(?:fast|slow|long|quick|quickly|slowly)|the\s+(?:speed|time|rate|cost|latency)|(?:faster|slower|quicker))\b`, 'gi'), 'a multiplier word'],
+  // "about a second", "in half a minute": an article as the number.
+  [/\b(?:about|in|under|over|within|nearly|almost|roughly|some)\s+(?:a|one|half\s+a)\s+(?:second|minute|millisecond|microsecond|nanosecond|hour)s?(?=\s*[.,;:)]|\s*$|\s+(?:per|and|or|of|to|for|on|in|at|with|while|when|after|before|each|natively)\b)/gi, 'a duration in words'],
   // A decimal outside a version, an identifier or a numbered section/algorithm of a source.
   [/(?<![\w.§/^{-])(?<!(?:version|v|Chromium|Chrome|Firefox|ESR|mdbook|wgpu|naga|rustc|Node\.js|node|Mesa|ark-[\w-]+|Algorithm|Fact|Section|Sections|Table|Figure|Theorem|Lemma|Definition|Chapter|§|Q+)\s?)\d+\.\d+(?![\w.])/gi, 'a decimal number'],
 ];

@@ -118,6 +118,7 @@ const BYPASSES = [
   ['a figure in math', 'The MSM takes $17.3$ ms at this size.'],
   ['a ratio in math', 'Batch-affine is $1.62\\times$ slower here.'],
   ['a value in an equation', 'The SMVP took $t = 4.1$ ms on the H100.'],
+  ['a duration in words', 'Native wgpu builds either form in about a second.'],
   ['a figure across a line break', 'The native benchmark holds the clock at\n1980 MHz through the run.'],
 ];
 
