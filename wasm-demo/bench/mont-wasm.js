@@ -58,7 +58,7 @@ try {
     else if (!text.includes('round') || /round \d+\/\d+, ark-ff$/.test(text)) console.log(line);
     lastLine = line;
   });
-  await page.goto(`${server.url}montgomery.html`, { waitUntil: 'load' });
+  await page.goto(`${server.url}float-and-wide.html`, { waitUntil: 'load' });
   await page.waitForFunction(() => window.fastmsmWidgets && document.querySelector('.fastmsm-widget[data-widget="mont-bench"]'));
   console.log(`${deviceName}: ${JSON.stringify(params)}`);
   const started = Date.now();

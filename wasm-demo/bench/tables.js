@@ -9,10 +9,12 @@ const resultsDir = resolve(root, 'benches/results');
 const outDir = resolve(root, 'book/generated/tables');
 
 const sci = (x) => Number(x).toExponential(2);
-const header = (doc) => `*${doc.device.name} (${doc.device.backend}${doc.device.driver ? `, ${doc.device.driver}` : ''}`
-  + `${doc.device.browser ? `, ${doc.device.browser}` : ''}), commit ${doc.commit}, ${doc.date}; `
+// A caption names the device and the data file; the commit and date of a run stay in its file and
+// in the ledger's list of result files (book/ledger.md), not on the chapters' pages.
+const header = (doc, file) => `*${doc.device.name} (${doc.device.backend}${doc.device.driver ? `, ${doc.device.driver}` : ''}`
+  + `${doc.device.browser ? `, ${doc.device.browser}` : ''}); `
   + `${doc.suite === 'pipeline-stats' ? 'driver statistics, no result to verify'
-    : doc.results.every((r) => r.verified) ? 'every row verified' : 'NOT every row verified'}.*`;
+    : doc.results.every((r) => r.verified) ? 'every row verified' : 'NOT every row verified'}. Data: \`benches/results/${file}\`.*`;
 
 function table(columns, rows) {
   return [`| ${columns.join(' | ')} |`, `|${columns.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
@@ -206,7 +208,31 @@ function wgslMontWorkgroups(doc) {
   return [`Products per second with workgroups of ${a} divided by the same with ${b} (above 1: ${a} is faster).`, '',
     table(['Field', ...widths.map((w) => `${w}-bit`)], rows), '',
     `*Limb widths up to 16 bits: ${a} is faster in ${ahead} of ${portable.length} cases, and the faster size is up to `
-    + `${spread.toFixed(2)}× the slower. Data: \`benches/results/${doc.file}\` (commit ${doc.commit}).*`].join('\n');
+    + `${spread.toFixed(2)}× the slower. Data: \`benches/results/${doc.file}\`.*`].join('\n');
+}
+
+/** The first WGSL product (loops over local arrays) against the straight-line one, per field and
+ *  width at the first version's workgroup size: the gain, and its range for the portable widths
+ *  that carry lazily (12 to 15 bits) and for 16 bits (CIOS), so the prose can cite the range. */
+function wgslMontGain(before, after, beforeFile, afterFile) {
+  const wg = before.results[0].params.workgroup_size;
+  const fields = [...new Set(before.results.map((r) => r.params.field))];
+  const widths = [...new Set(before.results.map((r) => r.params.limb_bits))].sort((a, b) => a - b);
+  const rate = (doc, f, w) => doc.results.find((r) => r.params.field === f && r.params.limb_bits === w
+    && (r.params.workgroup_size ?? wg) === wg)?.median;
+  const gains = [];
+  const rows = fields.map((f) => [f, ...widths.map((w) => {
+    const x = rate(before, f, w);
+    const y = rate(after, f, w);
+    if (!x || !y) return '—';
+    gains.push({ w, g: y / x });
+    return `${(y / x).toFixed(1)}×`;
+  })]);
+  const span = (gs) => (gs.length ? `${Math.min(...gs.map((x) => x.g)).toFixed(1)}× to ${Math.max(...gs.map((x) => x.g)).toFixed(1)}×` : '—');
+  return [`Products per second of the straight-line product divided by those of the first version (loops over local arrays), workgroup size ${wg}.`, '',
+    table(['Field', ...widths.map((w) => `${w}-bit`)], rows), '',
+    `*12 to 15 bits: ${span(gains.filter((x) => x.w < 16))}; 16 bits: ${span(gains.filter((x) => x.w === 16))}. `
+    + `Data: \`benches/results/${beforeFile}\` and \`benches/results/${afterFile}\`.*`].join('\n');
 }
 
 mkdirSync(outDir, { recursive: true });
@@ -214,18 +240,23 @@ const newest = {};
 for (const file of readdirSync(resultsDir).filter((f) => f.endsWith('.json'))) {
   const doc = JSON.parse(readFileSync(resolve(resultsDir, file), 'utf8'));
   const body = (formatters[doc.suite] ?? generic)(doc);
-  const text = `${body}\n\n${header(doc)}\n`;
+  const text = `${body}\n\n${header(doc, file)}\n`;
   writeFileSync(resolve(outDir, `${basename(file, '.json')}.md`), text);
   if (doc.suite === 'wgsl-mont') {
     const wg = wgslMontWorkgroups({ ...doc, file });
     if (wg) writeFileSync(resolve(outDir, `${basename(file, '.json')}-workgroups.md`), `${wg}\n`);
+  }
+  if (doc.suite === 'wgsl-mont' && file.endsWith('-v1-loops.json')) {
+    const now = resolve(resultsDir, file.replace('-v1-loops', ''));
+    const gain = wgslMontGain(doc, JSON.parse(readFileSync(now, 'utf8')), file, basename(now));
+    writeFileSync(resolve(outDir, `${basename(file, '.json')}-gain.md`), `${gain}\n`);
   }
   // The fixed-name tables show what a browser does by default: runs with a browser flag (wide
   // arithmetic) are left to the tables that name them (mont-wasm-wide.md, their own files).
   const flagged = doc.params?.browser_flags?.length > 0;
   if (latestAlias[doc.suite] && !flagged && !(newest[doc.suite]?.date > doc.date)) newest[doc.suite] = { date: doc.date, text };
   const wide = doc.suite === 'mont-wasm' ? montWasmWide(doc) : null;
-  if (wide && !(newest.wide?.date > doc.date)) newest.wide = { date: doc.date, text: `${wide}\n\n${header(doc)}\n`, alias: 'mont-wasm-wide.md' };
+  if (wide && !(newest.wide?.date > doc.date)) newest.wide = { date: doc.date, text: `${wide}\n\n${header(doc, file)}\n`, alias: 'mont-wasm-wide.md' };
 }
 for (const [suite, { text, alias }] of Object.entries(newest)) writeFileSync(resolve(outDir, alias ?? latestAlias[suite]), text);
 
@@ -362,8 +393,10 @@ for (const [suite, { text, alias }] of Object.entries(newest)) writeFileSync(res
     return { device, rows, files: current.filter((f) => f.device === device), scaling: scaling(rows) };
   });
   const allCurves = unique([...perDevice.flatMap((d) => Object.keys(d.scaling)), ...figures.map((f) => f.curve)]);
-  const provenance = (d) => d.files.map((f) => `${code(`benches/results/${f.file}`)} (commit ${f.commit}, ${f.date}`
-    + `${f.rows.every((r) => r.verified) ? ', every row verified' : ', NOT every row verified'})`).join('; ');
+  // Captions of the tables the Results chapter includes name their files; commits and dates are
+  // in the files and in the ledger's list (gpu-msm-files.md below).
+  const provenance = (d) => d.files.map((f) => `${code(`benches/results/${f.file}`)} (`
+    + `${f.rows.every((r) => r.verified) ? 'every row verified' : 'NOT every row verified'})`).join('; ');
   const written = {};
   const emit = (name, text) => { written[name] = `${text.trim()}\n`; };
   const noCurrent = '*No current GPU MSM result file (`benches/results/gpu-msm-<device>.json`) is committed yet.*';
@@ -436,8 +469,8 @@ for (const [suite, { text, alias }] of Object.entries(newest)) writeFileSync(res
         }
       }
       out.push(`**${peer.device}**`, '', table(cols, rowsOut), '',
-        `*sppark: ${code(`benches/results/${peer.file}`)} (${peer.doc.build?.sppark ?? 'sppark'}, commit ${peer.commit}, ${peer.date}); `
-        + `ours: ${ours ? `${code(`benches/results/${ours.file}`)} (commit ${ours.commit})` : 'no run in the same call'}. `
+        `*sppark: ${code(`benches/results/${peer.file}`)} (${peer.doc.build?.sppark ?? 'sppark'}); `
+        + `ours: ${ours ? code(`benches/results/${ours.file}`) : 'no run of ours beside it'}. `
         + 'Host arrays to the affine result, median of the timed runs, every run checked against arkworks; '
         + '✘ marks a run not verified, — a size not run.*', '');
     }
@@ -517,7 +550,7 @@ for (const [suite, { text, alias }] of Object.entries(newest)) writeFileSync(res
         for (const m of mont[d.device]) {
           const rs = m.doc.results.filter((r) => r.params?.field === `${curve}-fq` && r.params?.limb_bits === limb && r.verified !== false);
           if (rs.length) {
-            sources.add(`${code(`benches/results/${m.f}`)} (commit ${m.doc.commit})`);
+            sources.add(code(`benches/results/${m.f}`));
             return Math.max(...rs.map((r) => r.median));
           }
         }
@@ -561,7 +594,7 @@ for (const [suite, { text, alias }] of Object.entries(newest)) writeFileSync(res
     return { files: exp.slice(0, 1), fallback: exp.length > 0 };
   }
   const describe = ({ files: fs, fallback }) => `${fallback ? 'The current result files have none of these runs yet; these are from the experiment ' : 'Data: '}`
-    + `${fs.map((f) => `${code(`benches/results/${f.file}`)} (commit ${f.commit})`).join(', ')}.`;
+    + `${fs.map((f) => code(`benches/results/${f.file}`)).join(', ')}.`;
 
   // --- non-uniform scalars against uniform ones ---
   {
@@ -571,7 +604,9 @@ for (const [suite, { text, alias }] of Object.entries(newest)) writeFileSync(res
     for (const f of pick.files) {
       const pool = [...f.rows, ...(f.experiment ? [] : current.filter((g) => g.device === f.device).flatMap((g) => g.rows))];
       for (const r of f.rows.filter((x) => x.pattern !== 'uniform' && x.edit === 'none')) {
-        const peers = pool.filter((u) => u.pattern === 'uniform' && u.edit === 'none' && u.curve === r.curve && u.n === r.n && u.limb === r.limb);
+        // The uniform run of the same file (the same run) when there is one, else another current file's.
+        const match = (u) => u.pattern === 'uniform' && u.edit === 'none' && u.curve === r.curve && u.n === r.n && u.limb === r.limb;
+        const peers = f.rows.some(match) ? f.rows.filter(match) : pool.filter(match);
         const u = peers.length ? plain(peers) : null;
         rowsOut.push([curveName(r.curve), pow2(r.logN), `${r.limb}`, code(r.pattern), `${ms(r.median)}${r.verified ? '' : ' ✘'}`,
           u ? ms(u.median) : '—', u ? `${ratio(r.median / u.median)}×` : '—',
@@ -603,7 +638,7 @@ for (const [suite, { text, alias }] of Object.entries(newest)) writeFileSync(res
       out.push(`**${curveName(r0.curve)}, ${pow2(r0.logN)}, ${r0.limb}-bit limbs, ${r0.pattern} scalars, ${f.device}**`, '',
         table(['K (entries per invocation)', 'SMVP passes', ...stages.map((st) => `${code(st)} (ms)`), 'whole MSM (ms)'], rowsOut), '');
     }
-    out.push(`*Milliseconds of the median run. Data: ${code(`benches/results/${f.file}`)} (commit ${f.commit}).*`);
+    out.push(`*Milliseconds of the median run. Data: ${code(`benches/results/${f.file}`)}.*`);
     emit(`chunks-${basename(f.file, '.json')}.md`, out.join('\n'));
   }
 
@@ -707,12 +742,21 @@ for (const [suite, { text, alias }] of Object.entries(newest)) writeFileSync(res
     emit('gpu-msm-ledger.md', out.join('\n'));
   }
 
-  // --- every GPU MSM file and what it is ---
+  // --- every result file: its provenance (commit, date, device), which the chapters' captions
+  // leave out, and what it is; the ledger appendix includes this table ---
   {
     const cell = (s) => String(s ?? '').replaceAll('|', '\\|').replaceAll('\n', ' ');
-    const rowsOut = files.map((f) => [code(f.file), f.experiment ? 'experiment' : 'current', f.commit, f.date, f.device, `${f.rows.length}`,
-      f.rows.every((r) => r.verified) ? '✔' : `${f.rows.filter((r) => !r.verified).length} ✘`, cell(f.about) || '—']);
-    emit('gpu-msm-files.md', table(['File', 'Role', 'Commit', 'Date', 'Device', 'Runs', 'Verified', 'What it is'], rowsOut));
+    const rowsOut = readdirSync(resultsDir).filter((f) => f.endsWith('.json')).sort().map((file) => {
+      const doc = optionalJson(resolve(resultsDir, file)) ?? {};
+      const results = Array.isArray(doc.results) ? doc.results : [];
+      const role = /-experiment-/.test(file) ? 'experiment' : 'current';
+      const verified = doc.suite === 'pipeline-stats' ? '—'
+        : results.every((r) => r.verified !== false) ? '✔' : `${results.filter((r) => r.verified === false).length} ✘`;
+      const device = [doc.device?.name, doc.device?.browser].filter(Boolean).join(', ');
+      return [code(file), doc.suite ?? '—', role, doc.commit ?? '—', String(doc.date ?? '—').slice(0, 10), cell(device) || '—',
+        `${results.length}`, verified, cell(doc.experiment ?? doc.note ?? doc.about) || '—'];
+    });
+    emit('gpu-msm-files.md', table(['File', 'Suite', 'Role', 'Commit', 'Date', 'Device', 'Rows', 'Verified', 'What it is'], rowsOut));
   }
 
   // --- the data the chapter's charts draw ---

@@ -159,9 +159,9 @@ describe('introduction', () => {
   });
 });
 
-describe('montgomery', () => {
+describe('float-and-wide', () => {
   test('mont-bench widget: every variant and the ark-ff baseline, each verified', async () => {
-    const { page, problems } = await visit('montgomery.html');
+    const { page, problems } = await visit('float-and-wide.html');
     const widget = await import('../../book/widgets/mont-bench.js');
     const runs = await page.evaluate(() => window.fastmsmWidgets.runAll({ quick: true }));
     const { result } = runs.find((r) => r.widget === 'mont-bench');
@@ -247,7 +247,7 @@ describe('cpu-msm and signed-digits widgets', () => {
 // this one sets it below n, so the result rests on the discrete-log check alone, as for large n.
 describe('gpu-msm widget', () => {
   test('MSM on WebGPU verified by discrete logs, stage chart, exports', async () => {
-    const { page, problems } = await visit('webgpu-msm.html');
+    const { page, problems } = await visit('webgpu-device.html');
     await page.evaluate(() => window.fastmsmWidgets.ready);
     const root = page.locator('.fastmsm-widget[data-widget="gpu-msm"]');
     await root.locator('select[name="curve"]').selectOption('ed-on-bls12-377');
@@ -289,7 +289,7 @@ describe('gpu-msm widget', () => {
       await route.fulfill({ response, body: `self.fastmsmTest = { loseDeviceOnce: true };\n${await response.text()}` });
     });
     const page = await context.newPage();
-    await page.goto(book.url + 'webgpu-msm.html', { waitUntil: 'load' });
+    await page.goto(book.url + 'webgpu-device.html', { waitUntil: 'load' });
     await page.evaluate(() => window.fastmsmWidgets.ready);
     const root = page.locator('.fastmsm-widget[data-widget="gpu-msm"]');
     await root.locator('select[name="curve"]').selectOption('ed-on-bls12-377');
@@ -311,7 +311,7 @@ describe('gpu-msm widget', () => {
   });
 
   test('without WebGPU it says so and links to the CPU MSM widget', async () => {
-    const { page, context, problems } = await visitWithoutWebGPU('webgpu-msm.html');
+    const { page, context, problems } = await visitWithoutWebGPU('webgpu-device.html');
     const runs = await page.evaluate(() => window.fastmsmWidgets.runAll({ quick: true }));
     const { result } = runs.find((r) => r.widget === 'gpu-msm');
     assert.equal(result.verified, false);

@@ -11,7 +11,7 @@ const chromium = startedChromium();
 
 describe('gpu-msm upload paths', () => {
   test('every path verified, traced; wait_after_upload traced; bad path named', async () => {
-    const { page, problems } = await openPage(chromium.browser, book, 'webgpu-msm.html');
+    const { page, problems } = await openPage(chromium.browser, book, 'webgpu-device.html');
     const paths = ['write-buffer', 'chunked:4K', 'auto'];
     // n = 1000: not a multiple of the 4 KiB pieces, so the last piece is a short one.
     const result = await taskResult(page, 'gpu-msm', {

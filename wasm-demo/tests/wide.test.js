@@ -29,7 +29,7 @@ const flagged = startedChromium(() => chromium.launch({
 
 /** The mont-bench chapter in `started`'s browser, and whether that browser has wide arithmetic. */
 async function open(started) {
-  const { page, problems } = await openPage(started.browser, book, 'montgomery.html');
+  const { page, problems } = await openPage(started.browser, book, 'float-and-wide.html');
   const wide = await page.evaluate(async () => (await import('./widgets/mont-bench.js')).wideArithmetic());
   return { page, problems, wide };
 }

@@ -331,21 +331,87 @@ impl<P: FpConfig<N>, Q: FpConfig<M>, const N: usize, const M: usize> Conversion<
 }
 // ANCHOR_END: convert
 
-/// `x^e` by left-to-right square-and-multiply from the exponent's top set bit (`e` as
-/// little-endian 64-bit words).
+/// `x^e` by left-to-right square-and-multiply (`e` as little-endian 64-bit words).
 fn pow_from_top<F: PrimeField>(x: &F, e: &[u64]) -> F {
-    let mut acc = F::ONE;
-    let top = e
+    square_and_multiply(*x, F::ONE, e, |a, b| a * b)
+}
+
+/// The ladder behind [`PrimeField::pow`], over any multiplication so that a test can count it.
+/// It starts at the exponent's top set bit with `x` itself, so an exponent of `b` bits with `h`
+/// set bits costs `b − 1` squarings and `h − 1` multiplications: a Fermat inversion, exponent
+/// `p − 2`, costs what the field's own modulus asks (362 products for BN254), not what the
+/// widest field's words would (the book derives the count in the curves chapter).
+fn square_and_multiply<T: Copy>(x: T, one: T, e: &[u64], mul: impl Fn(T, T) -> T) -> T {
+    let bits = e
         .iter()
         .rposition(|&w| w != 0)
         .map_or(0, |j| 64 * j + 64 - e[j].leading_zeros() as usize);
+    let Some(top) = bits.checked_sub(1) else {
+        return one;
+    };
+    let mut acc = x;
     for i in (0..top).rev() {
-        acc = acc.square();
+        acc = mul(acc, acc);
         if (e[i / 64] >> (i % 64)) & 1 == 1 {
-            acc = acc * *x;
+            acc = mul(acc, x);
         }
     }
     acc
+}
+
+#[cfg(test)]
+mod ladder_tests {
+    use super::square_and_multiply;
+    use core::cell::Cell;
+
+    /// `x^e mod m` and the number of products the ladder took.
+    fn counted(x: u128, e: &[u64], m: u128) -> (u128, usize) {
+        let products = Cell::new(0);
+        let r = square_and_multiply(x % m, 1 % m, e, |a, b| {
+            products.set(products.get() + 1);
+            a * b % m
+        });
+        (r, products.get())
+    }
+
+    fn naive(x: u128, e: &[u64], m: u128) -> u128 {
+        let mut r = 1 % m;
+        for i in (0..64 * e.len()).rev() {
+            r = r * r % m;
+            if (e[i / 64] >> (i % 64)) & 1 == 1 {
+                r = r * (x % m) % m;
+            }
+        }
+        r
+    }
+
+    #[test]
+    fn the_ladder_costs_the_exponents_own_bits() {
+        let m = (1u128 << 61) - 1; // a prime, so that products of residues fit a u128
+        let cases: [&[u64]; 8] = [
+            &[0],
+            &[1],
+            &[2],
+            &[0b1011],
+            &[u64::MAX],
+            &[0, 1],
+            &[0x8000_0000_0000_0001, 0, 0, 0, 0, 0],
+            &[0x3c20_8c16_d87c_fd45, 0x9781_6a91_6871_ca8d, 0xb850_45b6_8181_585d, 0x3064_4e72_e131_a029, 0, 0],
+        ];
+        for e in cases {
+            let bits = e.iter().rposition(|&w| w != 0).map_or(0, |j| 64 * j + 64 - e[j].leading_zeros() as usize);
+            let ones: usize = e.iter().map(|w| w.count_ones() as usize).sum();
+            let expected = if bits == 0 { 0 } else { (bits - 1) + (ones - 1) };
+            for x in [0u128, 1, 2, 0x1234_5678_9abc_def0, m - 1] {
+                let (r, products) = counted(x, e, m);
+                assert_eq!(r, naive(x, e, m), "{x}^{e:x?}");
+                assert_eq!(products, expected, "products for {e:x?}");
+            }
+        }
+        // The last case is BN254's p − 2 (254 bits, 110 set), words padded as the field's are:
+        // 253 squarings and 109 multiplications.
+        assert_eq!(counted(3, cases[7], m).1, 362);
+    }
 }
 
 impl<P: FpConfig<N>, const N: usize> PrimeField for Fp<P, N> {

@@ -129,9 +129,9 @@ fn glv_timings() -> String {
         rest[..end].trim().trim_matches('"').to_string()
     };
     let device = field(&text[text.find("\"device\"").unwrap()..], "name");
-    let commit = field(&text, "commit");
+    // No commit in the caption: a chapter's page shows no provenance (the ledger lists it).
     let mut t = format!(
-        "Device: {device}, one thread; commit {commit}; milliseconds, median (minimum) of {} runs taken round-robin over the columns; every cell verified against arkworks.\n\n| curve | n | arkworks | projective | projective + GLV | batch-affine | batch-affine + GLV |\n|---|---|---|---|---|---|---|\n",
+        "Device: {device}, one thread; milliseconds, median (minimum) of {} runs taken round-robin over the columns; every cell verified against arkworks.\n\n| curve | n | arkworks | projective | projective + GLV | batch-affine | batch-affine + GLV |\n|---|---|---|---|---|---|---|\n",
         field(&text[text.find("\"results\"").unwrap()..], "samples")
     );
     // one object per line after "results", as examples/glv_bench.rs writes them
