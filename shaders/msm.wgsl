@@ -1,7 +1,7 @@
 // The MSM stages (cuZK-style, after Derei & Koh's ZPrize 2023 WebGPU pipeline), over field.wgsl
 // and one of curve_sw.wgsl / curve_te.wgsl. Host: crates/msm-gpu/src/msm/; `Params` and the bindings
-// below are mirrored by msm/contract.rs and the entry points by msm/stage.rs (tests/contract.rs
-// checks both against this file).
+// below are mirrored by msm/contract.rs and the entry points by msm/stage.rs (the crate's contract
+// tests, tests/it/contract.rs, check both against this file).
 //
 // Per batch of points (batches keep every buffer under the device's binding limit):
 //   convert_points  packed 32-bit words → Montgomery-form limbs
@@ -224,23 +224,13 @@ fn read_affine(i: u32) -> Affine {
     return a;
 }
 
-// The input point of an SMVP entry (point index | NEGATIVE), negated where the sign says; and one
-// coordinate of it, for additions that read each where they need it (the other coordinate's
-// loads are dead code to the compiler).
+// The input point of an SMVP entry (point index | NEGATIVE), negated where the sign says.
 fn entry_affine(entry: u32) -> Affine {
     var a = read_affine(entry & ~NEGATIVE);
     if ((entry & NEGATIVE) != 0u) {
         a = affine_neg(a);
     }
     return a;
-}
-
-fn entry_x(entry: u32) -> Big {
-    return entry_affine(entry).x;
-}
-
-fn entry_y(entry: u32) -> Big {
-    return entry_affine(entry).y;
 }
 
 // read_bucket/write_bucket, read_partial/write_partial, read_head/write_head: a Point at index i of

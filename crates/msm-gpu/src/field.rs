@@ -10,9 +10,7 @@ use fastmsm_mont::{Canonical, Field, LimbConstants, Variant, limb_constants};
 use crate::transfer::{dispatch_grid, output_u32, read_u32, uniform_u32, upload_u32};
 use crate::{GpuContext, GpuError, wgsl};
 
-/// Field functions (no bindings): shared by the element-wise kernels and the MSM stages.
-pub const FIELD_FUNCTIONS: &str = include_str!("../../../shaders/field.wgsl");
-const FIELD_KERNELS: &str = include_str!("../../../shaders/field_kernels.wgsl");
+use crate::shaders::{FIELD as FIELD_FUNCTIONS, FIELD_KERNELS};
 /// Invocations per workgroup of every field kernel.
 pub const WORKGROUP_SIZE: u32 = 64;
 
@@ -568,7 +566,7 @@ pub fn cpu_twin(limb_bits: u32) -> Option<Variant> {
         29 => Variant::ReducedRadix29,
         30 => Variant::ReducedRadix30,
         // 32-bit limbs: R = 2^(32·limbs) equals the 64-bit CIOS's R = 2^(64·words) for every field
-        // here (tests/field.rs compares them), and a fully reduced product is unique.
+        // here (tests/it/field.rs compares them), and a fully reduced product is unique.
         32 => Variant::Cios,
         _ => return None,
     })

@@ -1,8 +1,7 @@
 //! How an MSM of n points is laid out on the device: window size, batches and reduction segments,
 //! chosen so that every buffer fits the device's binding limit (WebGPU's default is 128 MiB).
 
-use super::MsmOptions;
-use super::affine::SmvpForm;
+use super::RunOptions;
 use super::curve::{GpuCurve, bit_length};
 use crate::GpuError;
 use crate::field::int64_products;
@@ -38,7 +37,7 @@ pub struct Plan {
     /// K: entries each SMVP invocation adds when every window is full (the GPU lowers it for
     /// fewer entries, keeping the number of invocations).
     pub chunk: u32,
-    /// Chunks each level-0 SMVP invocation takes: 1, or the lanes of the batch-affine form.
+    /// Chunks each level-0 SMVP invocation takes: 1, or the lanes of the batch-affine experiment.
     pub lanes: u32,
 }
 
@@ -84,33 +83,33 @@ pub fn default_window_bits(n: usize) -> u32 {
 // ANCHOR_END: window_rule
 
 impl Plan {
-    /// The plan with the projective SMVP: [`Plan::with_smvp`].
+    /// The plan with the projective SMVP: one chunk per level-0 invocation.
     pub fn new(
         curve: GpuCurve,
         constants: &LimbConstants,
         n: usize,
-        options: &MsmOptions,
+        options: &RunOptions,
         binding_limit: u64,
         profile: &DeviceProfile,
     ) -> Result<Self, GpuError> {
-        let projective = SmvpForm::Projective;
-        Self::with_smvp(curve, constants, n, options, binding_limit, profile, projective)
+        Self::with_lanes(curve, constants, n, options, binding_limit, profile, 1)
     }
 
     // ANCHOR: plan_new
     /// The caller's choices are `options.window_bits`, `chunk` and `batch`; `binding_limit` is
     /// the largest buffer a shader may bind, in bytes; `profile` holds what the defaults need to
-    /// know about the device; `smvp` is the SMVP's form, whose lanes share a level-0 invocation.
-    pub fn with_smvp(
+    /// know about the device; `lanes` chunks share a level-0 SMVP invocation (1 but in the
+    /// batch-affine experiment).
+    pub(crate) fn with_lanes(
         curve: GpuCurve,
         constants: &LimbConstants,
         n: usize,
-        options: &MsmOptions,
+        options: &RunOptions,
         binding_limit: u64,
         profile: &DeviceProfile,
-        smvp: SmvpForm,
+        lanes: u32,
     ) -> Result<Self, GpuError> {
-        let MsmOptions {
+        let RunOptions {
             window_bits,
             chunk,
             batch: wanted_batch,
@@ -189,7 +188,6 @@ impl Plan {
         // gave (smvp in msm.wgsl), so this K holds for full windows.
         // The batch-affine form runs `lanes` chunks per invocation: its chunks are that much
         // shorter for the same wave.
-        let lanes = smvp.lanes();
         let wave = profile.smvp_wave(limbs) * lanes as usize;
         let one_wave = |b: usize| {
             (b.max(1) * windows as usize)
