@@ -5,9 +5,9 @@
 //!
 //! The measure is the MSM itself, timed by the caller's clock (`Instant` natively,
 //! `performance.now()` in a browser), with progress reported. For every candidate limb width
-//! ([`candidate_widths`]: the profile's portable width, and the 64-bit width where the adapter
+//! (`candidate_widths`: the profile's portable width, and the 64-bit width where the adapter
 //! offers `SHADER_INT64`) the MSM is compiled and [`probe_smvp`] finds the chunk size that makes
-//! it fastest on [`probe_points`] points; the number of SMVP invocations at that size is the
+//! it fastest on `probe_points` points (2^18 on a GPU, 2^10 on a CPU adapter); the number of SMVP invocations at that size is the
 //! device's wave for that kernel. The 64-bit width is used only where its MSM beats the portable
 //! one: Apple and Intel GPUs offer 64-bit integers but emulate the multiply, and on NVIDIA's the
 //! faster product rate of narrow limbs does not make the faster MSM, since the wide limbs halve
@@ -124,7 +124,7 @@ fn probe_input(curve: GpuCurve, n: usize) -> (Vec<u32>, Vec<u32>) {
 
 /// Points in the probe's MSM: enough that one wave of invocations has long chunks on a GPU, few
 /// on a CPU adapter, where one MSM of 2^18 points takes seconds.
-pub fn probe_points(ctx: &GpuContext) -> usize {
+fn probe_points(ctx: &GpuContext) -> usize {
     if ctx.info.device_type == wgpu::DeviceType::Cpu {
         1 << 10
     } else {
@@ -133,12 +133,12 @@ pub fn probe_points(ctx: &GpuContext) -> usize {
 }
 
 /// Finds the SMVP wave of `msm`'s kernel on this device: the number of invocations per batch
-/// (chunks of K entries) that makes a whole MSM of [`probe_points`] fastest, within `budget`
+/// (chunks of K entries) that makes a whole MSM of `probe_points` fastest, within `budget`
 /// seconds (warm-up included).
 ///
 /// Every invocation adds its K points in sequence, so as long as the device has room for more
 /// invocations, halving K halves the stage; once every invocation the device can hold is busy,
-/// smaller chunks only add head slots for `smvp_combine` to sum. The sweep ([`sweep`]) starts at
+/// smaller chunks only add head slots for `smvp_combine` to sum. The sweep (`sweep`) starts at
 /// chunks of 64 entries (quick on any device) and walks both ways. It times whole MSMs from the
 /// host clock, so it needs no timestamp queries, and it first keeps the device busy until two
 /// runs in a row agree, because GPUs idle at a fraction of their clock and a probe on a cold GPU
@@ -363,7 +363,7 @@ fn measurements(profile: &mut DeviceProfile) -> &mut serde_json::Map<String, ser
 /// One portable width: 15 bits beat 13 wherever both were measured (the product rates of
 /// benches/results/wgsl-mont-nvidia-h200.json, and every native calibration's MSM on the H100),
 /// and each width is a compile of seconds. In a browser only the portable width exists.
-pub fn candidate_widths(ctx: &GpuContext, base: &DeviceProfile, field: Field) -> Vec<u32> {
+fn candidate_widths(ctx: &GpuContext, base: &DeviceProfile, field: Field) -> Vec<u32> {
     let mut widths = vec![base.portable_limb_bits];
     if ctx.features.contains(wgpu::Features::SHADER_INT64) {
         widths.push(radix64_limb_bits(field));
