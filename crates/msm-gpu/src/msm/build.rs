@@ -170,8 +170,7 @@ impl<'a> GpuMsmBuilder<'a> {
         let pipelines = compile(ctx, &source, &stages)
             .await
             .map_err(|e| GpuError::Validation(format!("MSM shaders for {}: {e}", curve.name())))?;
-        report(1.0, &format!("the {} MSM is compiled", curve.name()));
-        Ok(GpuMsm {
+        let msm = GpuMsm {
             curve,
             constants,
             form,
@@ -179,7 +178,46 @@ impl<'a> GpuMsmBuilder<'a> {
             pipelines,
             resources: Default::default(),
             profile,
-        })
+        };
+        // Some drivers (lavapipe among them) compile a pipeline at its first dispatch rather
+        // than when it is created: one MSM of one point dispatches every stage, so that the
+        // MSM is ready when `build` returns and the first real call is not the slow one.
+        report(
+            0.9,
+            "first dispatch of every stage (where some drivers compile)",
+        );
+        msm.warm_up(ctx).await?;
+        report(1.0, &format!("the {} MSM is compiled", curve.name()));
+        Ok(msm)
+    }
+}
+
+impl GpuMsm {
+    /// One MSM of the identity with scalar 1, which must give the identity.
+    async fn warm_up(&self, ctx: &GpuContext) -> Result<(), GpuError> {
+        let words = self.curve.coord_words();
+        let mut identity = vec![0u32; 2 * words];
+        if self.curve.is_edwards() {
+            identity[words] = 1; // (0, 1)
+        }
+        let mut one = [0u32; 8];
+        one[0] = 1;
+        let out = self
+            .run_packed(ctx, &identity, &one, &super::RunOptions::default())
+            .await?;
+        let edwards_identity = self.curve.is_edwards().then(|| {
+            let mut y = [0u64; fastmsm_mont::WORDS];
+            y[0] = 1;
+            ([0u64; fastmsm_mont::WORDS], y)
+        });
+        if out.result != edwards_identity {
+            return Err(GpuError::Validation(format!(
+                "the {} MSM of the identity gave {:?}",
+                self.curve.name(),
+                out.result
+            )));
+        }
+        Ok(())
     }
 }
 
