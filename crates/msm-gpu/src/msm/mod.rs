@@ -13,6 +13,7 @@
 //! Every call takes [`RunOptions`] (plan overrides, stage timing, the host's trace) and returns an
 //! [`MsmOutput`]: the result and how it was computed.
 
+mod batch;
 pub mod build;
 pub mod combine;
 pub mod contract;
@@ -30,12 +31,13 @@ mod upload;
 use fastmsm_curves::Canonical;
 use fastmsm_mont::LimbConstants;
 
+pub use batch::{BatchMsm, Points};
 pub use build::{GpuMsmBuilder, ProfileChoice, Progress};
 pub use combine::AffineOut;
 pub use curve::{GeneralAdd, GpuCurve, MixedAdd, WORKGROUP_SIZE, shader_source, shader_source_in};
 pub use plan::{Plan, SmvpPass, default_window_bits, reduction_segments};
 pub use points::{GpuPoint, Layout};
-pub use resident::{Bases, BatchMsm, Points};
+pub use resident::Bases;
 pub use stage::Stage;
 pub use trace::HostSpan;
 pub use upload::UploadPath;

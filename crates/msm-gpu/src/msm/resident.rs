@@ -119,39 +119,6 @@ impl Resident {
     }
 }
 
-/// Where one MSM of a batch takes its points from.
-#[derive(Debug)]
-pub enum Points<'a, L> {
-    /// Points in host memory, uploaded for this MSM.
-    Host(&'a [L]),
-    /// Bases already on the device ([`GpuMsm::upload_bases`]).
-    Resident(&'a Bases<L>),
-}
-
-impl<L> Clone for Points<'_, L> {
-    fn clone(&self) -> Self {
-        *self
-    }
-}
-
-impl<L> Copy for Points<'_, L> {}
-
-/// One MSM of [`GpuMsm::run_batch`]: its points and its scalars.
-pub struct BatchMsm<'a, L: Layout> {
-    /// The points, in host memory or resident.
-    pub points: Points<'a, L>,
-    /// One scalar per point.
-    pub scalars: &'a [L::Scalar],
-}
-
-impl<L: Layout> Clone for BatchMsm<'_, L> {
-    fn clone(&self) -> Self {
-        *self
-    }
-}
-
-impl<L: Layout> Copy for BatchMsm<'_, L> {}
-
 impl GpuMsm {
     /// Checks `points` (on the curve, for typed points), uploads them and converts them on the
     /// device once, for any number of MSMs with new scalars ([`GpuMsm::run_resident`],
@@ -258,31 +225,6 @@ impl GpuMsm {
             .await?;
         out.host[0].1 += packed;
         out.try_map(L::output)
-    }
-
-    /// One MSM per entry of `msms`, each with its own points (host or resident, of any size) and
-    /// scalars, in order; an error names the MSM it came from ([`GpuError::InBatch`]). They run
-    /// one after another on the same device buffers; resident points are not moved again.
-    pub async fn run_batch<L: Layout>(
-        &self,
-        ctx: &GpuContext,
-        msms: &[BatchMsm<'_, L>],
-        options: &RunOptions,
-    ) -> Result<Vec<MsmOutput<L::Output>>, GpuError> {
-        let mut out = Vec::with_capacity(msms.len());
-        for (i, msm) in msms.iter().enumerate() {
-            let one = match msm.points {
-                Points::Host(points) => self.run_host(ctx, points, msm.scalars, options).await,
-                Points::Resident(bases) => {
-                    self.run_resident(ctx, bases, msm.scalars, options).await
-                }
-            };
-            out.push(one.map_err(|e| GpuError::InBatch {
-                msm: i,
-                error: Box::new(e),
-            })?);
-        }
-        Ok(out)
     }
 
     /// The device buffers of the last plan run if they fit `plan`, else new ones.
