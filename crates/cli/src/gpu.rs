@@ -136,7 +136,7 @@ impl Status {
             if !latest.1 {
                 latest.1 = true;
                 eprintln!(
-                    "msm: {} (a first run on this GPU compiles its kernels)",
+                    "msm: {} (the driver compiles the kernels; most drivers keep them for later runs)",
                     latest.0
                 );
             }
