@@ -96,7 +96,7 @@ test: setup-test book npm test-rust test-e2e
 test-rust:
 	cargo test
 	# fastmsm-gpu's experiments and benchmark kernel (features off by default), and its examples
-	cargo test -p fastmsm-gpu --features experiments,bench --lib --test it -- experiments contract
+	cargo test -p fastmsm-gpu --features experiments,bench --lib --test main -- experiments contract
 	cargo check -p fastmsm-gpu --features experiments,bench --examples --bins
 	# the library crates package (fastmsm-gpu with its shaders: crates/msm-gpu/shaders links to
 	# shaders/); together, so that each finds the others unpublished

@@ -1,7 +1,7 @@
 // The MSM stages (cuZK-style, after Derei & Koh's ZPrize 2023 WebGPU pipeline), over field.wgsl
 // and one of curve_sw.wgsl / curve_te.wgsl. Host: crates/msm-gpu/src/msm/; `Params` and the bindings
-// below are mirrored by msm/contract.rs and the entry points by msm/stage.rs (the crate's contract
-// tests, tests/it/contract.rs, check both against this file).
+// below are mirrored by msm/contract.rs and the entry points by msm/stage.rs (tests/contract.rs
+// checks both against this file).
 //
 // Per batch of points (batches keep every buffer under the device's binding limit):
 //   convert_points  packed 32-bit words → Montgomery-form limbs

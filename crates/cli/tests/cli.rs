@@ -243,7 +243,7 @@ fn json_adds_a_line_and_keeps_the_result_last() {
 
 /// `--backend gpu` on the test adapter (lavapipe in CI): the same line as arkworks, identity points
 /// and the scalars r − 1 and 0 included. One curve: each run compiles the GPU pipelines, which costs
-/// minutes on lavapipe; the library's own tests cover every curve (crates/msm-gpu/tests/it/msm.rs).
+/// minutes on lavapipe; the library's own tests cover every curve (crates/msm-gpu/tests/msm.rs).
 /// The named lavapipe profile spares each run a calibration (examples/prover.rs runs one).
 #[test]
 fn gpu_backend_matches_arkworks() {

@@ -566,7 +566,7 @@ pub fn cpu_twin(limb_bits: u32) -> Option<Variant> {
         29 => Variant::ReducedRadix29,
         30 => Variant::ReducedRadix30,
         // 32-bit limbs: R = 2^(32·limbs) equals the 64-bit CIOS's R = 2^(64·words) for every field
-        // here (tests/it/field.rs compares them), and a fully reduced product is unique.
+        // here (tests/field.rs compares them), and a fully reduced product is unique.
         32 => Variant::Cios,
         _ => return None,
     })

@@ -1,6 +1,6 @@
 //! What the host and `shaders/msm.wgsl` agree on: the `Params` record every pass reads and the
 //! buffers at `@group(0) @binding(i)`. Both are declared once here; the host builds its parameter
-//! records, bind-group layouts and bind groups from them, and `tests/it/contract.rs` parses the
+//! records, bind-group layouts and bind groups from them, and `tests/contract.rs` parses the
 //! assembled shader (naga) and checks it declares the same members and bindings.
 //!
 //! To add a binding: a variant of [`Binding`] and a row of [`BINDINGS`] (index = position), the

@@ -1,5 +1,5 @@
 //! The intermediate buffers of one MSM, read back stage by stage, for tests that compare each GPU
-//! stage with its CPU reference (`fastmsm_msm::cuzk`, `tests/it/stages.rs`). Hidden from the
+//! stage with its CPU reference (`fastmsm_msm::cuzk`, `tests/stages.rs`). Hidden from the
 //! documentation: a test hook, not part of the API.
 
 use super::contract::Binding;

@@ -2,7 +2,7 @@
 //! instead of one per file). The GPU tests run on the test adapter (lavapipe in CI); the
 //! contract, profile and book-table tests need no device.
 //!
-//! `cargo test -p fastmsm-gpu --test it NAME` runs the tests whose path contains NAME.
+//! `cargo test -p fastmsm-gpu --test main NAME` runs the tests whose path contains NAME.
 
 mod api;
 mod bigint_add;

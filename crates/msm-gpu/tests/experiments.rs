@@ -1,6 +1,6 @@
 //! The forms no device profile selects (cargo feature `experiments`) and the benchmark kernel
 //! (feature `bench`), against arkworks and the CPU twins like the production forms:
-//! `cargo test -p fastmsm-gpu --features experiments,bench --test it experiments` (the Makefile's
+//! `cargo test -p fastmsm-gpu --features experiments,bench --test main experiments` (the Makefile's
 //! test target runs it, with the contract tests, which then cover the experiments' modules too).
 
 #![cfg(any(feature = "experiments", feature = "bench"))]
