@@ -95,6 +95,12 @@ test: setup-test book npm test-rust test-e2e
 
 test-rust:
 	cargo test
+	# fastmsm-gpu's experiments and benchmark kernel (features off by default), and its examples
+	cargo test -p fastmsm-gpu --features experiments,bench --lib --test main -- experiments contract
+	cargo check -p fastmsm-gpu --features experiments,bench --examples --bins
+	# the library crates package (fastmsm-gpu with its shaders: crates/msm-gpu/shaders links to
+	# shaders/); together, so that each finds the others unpublished
+	cargo package -p fastmsm-mont -p fastmsm-curves -p fastmsm-msm -p fastmsm-gpu --no-verify --allow-dirty --exclude-lockfile --offline
 
 test-e2e:
 	cd wasm-demo && npm run e2e
@@ -123,9 +129,9 @@ gpu-bench-bin:
 	mkdir -p .gl .bin /tmp/amd64/partial
 	o='-oAPT::Architecture=amd64 -oAPT::Architectures=amd64 -oDir::State::Lists=/tmp/amd64'; \
 		apt-get $$o update -qq && cd .gl && apt-get $$o download libvulkan1 libegl1 libglvnd0 libopengl0 libgl1 libglx0 libgles2
-	cargo build --release -p fastmsm-gpu --features experiments --bin wgsl-mont-bench --example msm_bench --example upload_probe --example pipeline_stats
-	cp target/release/wgsl-mont-bench target/release/examples/msm_bench target/release/examples/upload_probe target/release/examples/pipeline_stats .bin/
-	strip .bin/wgsl-mont-bench .bin/msm_bench .bin/upload_probe .bin/pipeline_stats
+	cargo build --release -p fastmsm-gpu --features bench,experiments --bin wgsl-mont-bench --example msm_bench --example upload_probe --example pipeline_stats --example first_call --example calibrate
+	cd target/release && cp wgsl-mont-bench examples/msm_bench examples/upload_probe examples/pipeline_stats examples/first_call examples/calibrate ../../.bin/
+	cd .bin && strip wgsl-mont-bench msm_bench upload_probe pipeline_stats first_call calibrate
 	git rev-parse --short HEAD > .bin/COMMIT
 	cp benches/run-gpu-bench.sh .bin/
 

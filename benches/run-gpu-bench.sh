@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs on the GPU machine, from the project root, after `make gpu-bench-bin` here and a copy of
 # .gl/ and .bin/ there. Unpacks the Vulkan loader, points it at NVIDIA's driver, runs the
-# benchmarks named by the argument (all|msm|profile|resident|upload|stats|mont; default all) and writes
+# benchmarks named by the argument (all|msm|profile|resident|upload|stats|mont|first; default all) and writes
 # the results JSON into $OUT (default: benches/results).
 set -euo pipefail
 for f in .gl/*.deb; do dpkg -x "$f" /; done
@@ -41,6 +41,12 @@ if [[ $what == all || $what == stats ]]; then
   # Registers (and whatever else the driver reports) per pipeline, portable and native default.
   ./.bin/pipeline_stats --curves bls12-377 --limb-bits 13,30 "${stamp[@]}" --out "$out/pipeline-stats-$device.json"
   ./.bin/pipeline_stats --curves bn254 --limb-bits 13,29 "${stamp[@]}" --out "$out/pipeline-stats-bn254-$device.json"
+fi
+if [[ $what == all || $what == first ]]; then
+  # A new user's first MSM of every curve, from the process's start, each sample a new process
+  # with empty caches (driver shader caches and profile cache), then with the driver's cache a
+  # first run left; and one calibration per curve (its default budget).
+  ./.bin/first_call --reps 3 "${stamp[@]}" --out "$out/gpu-first-call-$device.json"
 fi
 [[ $what == all || $what == mont ]] || exit 0
 ./.bin/wgsl-mont-bench --threads 1048576 --iterations 256 --reps 7 --workgroup-sizes 64,256 \

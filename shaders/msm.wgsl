@@ -224,23 +224,13 @@ fn read_affine(i: u32) -> Affine {
     return a;
 }
 
-// The input point of an SMVP entry (point index | NEGATIVE), negated where the sign says; and one
-// coordinate of it, for additions that read each where they need it (the other coordinate's
-// loads are dead code to the compiler).
+// The input point of an SMVP entry (point index | NEGATIVE), negated where the sign says.
 fn entry_affine(entry: u32) -> Affine {
     var a = read_affine(entry & ~NEGATIVE);
     if ((entry & NEGATIVE) != 0u) {
         a = affine_neg(a);
     }
     return a;
-}
-
-fn entry_x(entry: u32) -> Big {
-    return entry_affine(entry).x;
-}
-
-fn entry_y(entry: u32) -> Big {
-    return entry_affine(entry).y;
 }
 
 // read_bucket/write_bucket, read_partial/write_partial, read_head/write_head: a Point at index i of

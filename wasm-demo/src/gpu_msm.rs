@@ -22,10 +22,11 @@ use std::rc::Rc;
 
 use ark_ec::{CurveGroup, PrimeGroup, VariableBaseMSM};
 use ark_ff::{PrimeField as ArkPrimeField, Zero};
-use fastmsm_gpu::calibrate::{self, ProfileRequest};
+use fastmsm_gpu::calibrate::{self, CalibrationOptions};
 use fastmsm_gpu::mont_wgsl::KernelForm;
 use fastmsm_gpu::msm::{
-    GpuCurve, GpuMsm, MsmOptions, TimingSource, UploadPath, pack_points, pack_scalars,
+    GpuCurve, GpuMsm, ProfileChoice, RunOptions, TimingSource, UploadPath, pack_points,
+    pack_scalars,
 };
 use fastmsm_gpu::{DeviceProfile, GpuError};
 use serde::Serialize;
@@ -133,11 +134,14 @@ pub(crate) async fn pipelines(
     let ctx = gpu_context().await?;
     let start = now_seconds();
     let m = Rc::new(
-        GpuMsm::with_form(&ctx, curve, limb_bits, form)
+        GpuMsm::builder(curve)
+            .limb_bits(limb_bits)
+            .kernel_form(form)
+            .profile(ProfileChoice::Given(current_profile()))
+            .build(&ctx)
             .await
             .map_err(|e| gpu_failure(e, Some(&ctx)))?,
     );
-    m.set_profile(current_profile());
     let seconds = now_seconds() - start;
     PIPELINES.with(|p| p.borrow_mut().insert((curve, limb_bits, form), m.clone()));
     Ok((m, Some(seconds)))
@@ -251,20 +255,64 @@ pub async fn gpu_msm_profile(
         },
     };
     let start = now_seconds();
-    let (msm, profile) = calibrate::prepare(&ctx, curve, request, &now_seconds, &report)
+    let (msm, profile) = prepare(&ctx, curve, request, &report)
         .await
         .map_err(|e| gpu_failure(e, Some(&ctx)))?;
     let seconds = now_seconds() - start;
     let limb_bits = msm.constants.limb_bits;
     PIPELINES.with(|p| {
         let mut p = p.borrow_mut();
-        for m in p.values() {
-            m.set_profile(profile.clone());
+        for m in p.values_mut() {
+            *m = Rc::new(m.with_profile(profile.clone()));
         }
         p.insert((curve, limb_bits, msm.form), Rc::new(msm));
     });
     PROFILE.with(|p| *p.borrow_mut() = Some(profile.clone()));
     profile_report(&profile, Some(seconds), limb_bits)
+}
+
+/// How [`gpu_msm_profile`] gets its profile.
+enum ProfileRequest {
+    /// A named profile.
+    Named(String),
+    /// This profile as it is.
+    Given(DeviceProfile),
+    /// Calibrate, extending this device's cached calibration where there is one.
+    Calibrate { cached: Option<DeviceProfile> },
+}
+
+/// The MSM of `curve` at the width the requested profile picks, and the profile. A calibration
+/// that fails gives the `portable` profile with the reason; a cached calibration of another
+/// device is not used.
+async fn prepare(
+    ctx: &fastmsm_gpu::GpuContext,
+    curve: GpuCurve,
+    request: ProfileRequest,
+    progress: fastmsm_gpu::msm::Progress<'_>,
+) -> Result<(GpuMsm, DeviceProfile), GpuError> {
+    let profile = match request {
+        ProfileRequest::Named(name) => DeviceProfile::named(&name)?,
+        ProfileRequest::Given(p) => p,
+        ProfileRequest::Calibrate { cached } => {
+            let key = fastmsm_gpu::profile::cache::device_key(ctx);
+            let options = CalibrationOptions {
+                clock: now_seconds,
+                progress: Some(progress),
+                start_from: cached.filter(|p| p.device == key),
+                ..Default::default()
+            };
+            match calibrate::calibrate(ctx, curve, &options).await {
+                Ok(done) => return Ok((done.msm, done.profile)),
+                Err(e) => DeviceProfile::fallback(e.to_string()),
+            }
+        }
+    };
+    progress(0.4, &format!("compiling the MSM for {}", curve.name()));
+    let msm = GpuMsm::builder(curve)
+        .profile(ProfileChoice::Given(profile.clone()))
+        .build(ctx)
+        .await?;
+    Ok((msm, profile))
 }
 
 fn profile_report(
@@ -490,17 +538,19 @@ impl GpuMsmInput {
             let (msm, _) = pipelines(curve, limb_bits).await?;
             let ctx = gpu_context().await?;
             let (points, scalars) = inner.packed();
-            let options = MsmOptions {
+            let options = RunOptions {
                 window_bits: (window_bits != 0).then_some(window_bits),
                 stage_timing: true,
+                host_trace: true,
+                clock: now_seconds,
                 upload,
                 wait_after_upload: wait_after_upload.unwrap_or(false),
                 batch: batch.filter(|&b| b > 0).map(|b| b as usize),
-                ..MsmOptions::default()
+                ..RunOptions::default()
             };
             let start = now_seconds();
             let out = msm
-                .run_packed(&ctx, points, scalars, &options, &now_seconds)
+                .run_packed(&ctx, points, scalars, &options)
                 .await
                 .map_err(|e| gpu_failure(e, Some(&ctx)))?;
             let seconds = now_seconds() - start;

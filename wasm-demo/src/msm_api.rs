@@ -9,7 +9,7 @@
 
 use std::cell::RefCell;
 
-use fastmsm_gpu::msm::{GpuCurve, MsmOptions};
+use fastmsm_gpu::msm::{GpuCurve, RunOptions, pack_points, pack_scalars};
 use fastmsm_msm::format::{FormatCurve, SCALAR_BYTES, hex, read_points, read_scalars, write_point};
 use fastmsm_msm::{Bls12_377G1, Bls12_381G1, Bn254G1, EdBls12_377G};
 use wasm_bindgen::prelude::*;
@@ -170,8 +170,17 @@ pub async fn msm_gpu(
     LAST_PROFILE.with(|p| *p.borrow_mut() = Some(profile));
     let (msm, _) = pipelines(gpu_curve, default_limb_bits(gpu_curve)).await?;
     let ctx = gpu_context().await?;
+    let options = RunOptions {
+        clock: now_seconds,
+        ..RunOptions::default()
+    };
     let out = msm
-        .run_timed(&ctx, &input, &k, &MsmOptions::default(), &now_seconds)
+        .run_packed(
+            &ctx,
+            &pack_points(gpu_curve, &input),
+            &pack_scalars(&k),
+            &options,
+        )
         .await
         .map_err(|e| gpu_failure(e, Some(&ctx)))?;
     match gpu_curve {

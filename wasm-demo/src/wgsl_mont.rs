@@ -4,7 +4,7 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use fastmsm_gpu::experiments::mont_throughput::chain_throughput;
+use fastmsm_gpu::bench::mont_throughput::chain_throughput;
 use fastmsm_gpu::field::FieldKernelCache;
 use fastmsm_mont::Field;
 use serde::Serialize;

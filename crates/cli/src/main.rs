@@ -37,10 +37,11 @@ Computes Σ scalars[i]·points[i] and prints it as the last line of stdout:
                  the ZPrize 2023 harness bounded scalars by the base-field modulus instead, so some of
                  its scalars are rejected here.
   --backend B    cpu (default) or gpu (wgpu: Vulkan, Metal or DX12; the result is the same)
-  --profile P    with --backend gpu: the device profile that plans the MSM. Default: calibrate on
-                 this GPU once (a few seconds) and reuse the calibration, cached in
-                 $FASTMSM_PROFILE_CACHE or ~/.cache/fastmsm/device-profiles.json; or one of
-                 h200, h100, swiftshader, lavapipe, portable (reproducible runs)
+  --profile P    with --backend gpu: the device profile that plans the MSM. Default: this GPU's
+                 cached calibration ($FASTMSM_PROFILE_CACHE or ~/.cache/fastmsm/device-profiles.json),
+                 else the named profile that matches the adapter; never a calibration.
+                 `calibrate`: measure this GPU now (about ten seconds) and cache the result;
+                 or one of h200, h100, swiftshader, lavapipe, portable (reproducible runs)
   --json         also print one JSON line before the result: curve, backend, n, milliseconds
                  and the result
 
@@ -52,7 +53,8 @@ struct Args {
     points: String,
     scalars: String,
     backend: String,
-    /// `--profile`: a named device profile for the GPU backend (None: calibrated or cached).
+    /// `--profile`: `calibrate` or a named device profile for the GPU backend (None: the cached
+    /// calibration, else the adapter's named profile).
     profile: Option<String>,
     json: bool,
 }

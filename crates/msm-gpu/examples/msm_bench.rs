@@ -7,8 +7,9 @@
 //! usage: cargo run --release -p fastmsm-gpu --example msm_bench -- [--log-n 16,18,20]
 //!        [--curves bn254,bls12-377] [--limb-bits 13,15] (0: the profile's width)
 //!        [--profiles calibrated,h200] (device profiles, each a full set of runs in this process:
-//!        `calibrated` measures this device first (its SMVP probe at every width run), the others
-//!        are named, see fastmsm_gpu::profile; default: calibrated)
+//!        `calibrated` measures this device first (fastmsm_gpu::calibrate, then the SMVP probe at
+//!        every other width run), the others are named, see fastmsm_gpu::profile; default:
+//!        calibrated)
 //!        [--patterns uniform,small,equal]
 //!        [--chunks 0,64,256] (SMVP entries per invocation; 0: the plan's default)
 //!        [--segments 0,1024] (reduction segments per window; 0: the plan's default)
@@ -16,10 +17,11 @@
 //!        [--windows 0,15,16] (window size c; 0: the plan's default)
 //!        [--batches 0,1,2,4] (split the points into this many batches; 0: the plan's default)
 //!        [--edits none,...] (shader edits, with the cargo feature `experiments`)
-//!        [--smvp none,affine-64] (the SMVP's form per build: `none` is the default projective
-//!        form; replaces the list of --edits) [--reps 5] [--commit C] [--date D] --out FILE
+//!        [--smvp none,affine-64] (the SMVP's form per build, with the cargo feature
+//!        `experiments`: `none` is the default projective form; replaces the list of --edits)
+//!        [--reps 5] [--commit C] [--date D] --out FILE
 //!        [--resident 1] (also time each configuration against bases resident on the GPU: the
-//!        points uploaded and converted once, `GpuMsm::run_bases_packed` timed with the scalars
+//!        points uploaded and converted once, `GpuMsm::run_resident` timed with the scalars
 //!        alone, recorded beside the host-array run as `…/resident`, with the upload's time)
 
 use std::time::Instant;
@@ -27,12 +29,11 @@ use std::time::Instant;
 use ark_ec::{AffineRepr, CurveGroup, VariableBaseMSM};
 use ark_ff::UniformRand;
 use ark_std::rand::{Rng, SeedableRng, rngs::StdRng};
-use fastmsm_gpu::calibrate::{self, ProfileRequest};
+use fastmsm_gpu::calibrate::{self, CalibrationOptions};
 use fastmsm_gpu::msm::{
-    AffineOut, GpuCurve, GpuMsm, GpuPoint, MsmOptions, MsmOutput, SmvpForm, pack_points,
+    AffineOut, GpuCurve, GpuMsm, GpuPoint, MsmOutput, ProfileChoice, RunOptions, pack_points,
     pack_scalars,
 };
-use fastmsm_gpu::mont_wgsl::KernelForm;
 use fastmsm_gpu::testing::block_on;
 use fastmsm_gpu::{DeviceProfile, GpuContext};
 use fastmsm_mont::Canonical;
@@ -42,24 +43,33 @@ use serde_json::json;
 #[path = "common/shader_edits.rs"]
 mod shader_edits;
 
-/// The MSM's pipelines, from the shaders as they are (`edit` "none"), with an SMVP form (`--smvp`:
-/// `projective`, `affine-<lanes>`), or from an edit of them (`--edits`, with the cargo feature
-/// `experiments`).
-fn build(ctx: &GpuContext, curve: GpuCurve, limb_bits: u32, edit: &str) -> GpuMsm {
+/// The MSM's pipelines for `profile`, from the shaders as they are (`edit` "none"), or, with the
+/// cargo feature `experiments`, with an SMVP form (`--smvp`: `projective`, `affine-<lanes>`) or
+/// from an edit of them (`--edits`).
+fn build(
+    ctx: &GpuContext,
+    curve: GpuCurve,
+    limb_bits: u32,
+    edit: &str,
+    profile: &DeviceProfile,
+) -> GpuMsm {
+    let builder = GpuMsm::builder(curve)
+        .limb_bits(limb_bits)
+        .profile(ProfileChoice::Given(profile.clone()));
     if edit == "none" {
-        return block_on(GpuMsm::with_limb_bits(ctx, curve, limb_bits)).expect("pipelines");
-    }
-    if let Some(smvp) = SmvpForm::from_name(edit) {
-        let form = KernelForm::Unrolled;
-        return block_on(GpuMsm::with_smvp(ctx, curve, limb_bits, form, smvp)).expect("pipelines");
+        return block_on(builder.build(ctx)).expect("pipelines");
     }
     #[cfg(feature = "experiments")]
-    return block_on(GpuMsm::with_source_edit(ctx, curve, limb_bits, &|s| {
-        shader_edits::edit(edit, s)
-    }))
-    .expect("pipelines");
+    {
+        use fastmsm_gpu::experiments::batch_affine::SmvpForm;
+        if let Some(smvp) = SmvpForm::from_name(edit) {
+            return block_on(builder.smvp(smvp).build(ctx)).expect("pipelines");
+        }
+        let edit = |s| shader_edits::edit(edit, s);
+        block_on(builder.source_edit(&edit).build(ctx)).expect("pipelines")
+    }
     #[cfg(not(feature = "experiments"))]
-    panic!("--edits {edit} needs --features experiments");
+    panic!("--edits/--smvp {edit} needs --features experiments");
 }
 
 /// One configuration's timed runs: the seconds of each in run order and sorted, and the median
@@ -294,14 +304,15 @@ fn main() {
         for name in &profile_names {
             let t = now();
             let mut profile = if name == "calibrated" {
-                let request = ProfileRequest::Calibrate { cached: None };
-                let (_, p) = block_on(calibrate::prepare(&ctx, curve, request, &now, &|_, _| {}))
-                    .expect("calibration");
-                p
+                let options = CalibrationOptions::default();
+                block_on(calibrate::calibrate(&ctx, curve, &options))
+                    .expect("calibration")
+                    .profile
             } else {
                 DeviceProfile::named(name).unwrap_or_else(|e| panic!("{e}"))
             };
             let calibration_s = now() - t;
+            let first = built.len();
             for &w in &limb_bits {
                 let w = if w == 0 {
                     profile.limb_bits(&ctx, curve.base_field())
@@ -310,7 +321,7 @@ fn main() {
                 };
                 for e in &edits {
                     let t = now();
-                    let msm = build(&ctx, curve, w, e);
+                    let msm = build(&ctx, curve, w, e, &profile);
                     let build_s = now() - t;
                     // A calibration measures the SMVP wave of every kernel size it runs.
                     if name == "calibrated" && !profile.has_smvp_wave(msm.constants.limbs) {
@@ -335,8 +346,9 @@ fn main() {
             let mut entry = profile.to_json();
             entry["seconds_to_obtain"] = json!(calibration_s);
             profiles_used.insert(format!("{}/{name}", curve.name()), entry);
-            for b in built.iter().filter(|b| b.0 == *name) {
-                b.3.set_profile(profile.clone());
+            // Every build of this profile plans with all it measured.
+            for b in &mut built[first..] {
+                b.3 = b.3.with_profile(profile.clone());
             }
         }
         for pattern in &patterns {
@@ -380,7 +392,7 @@ fn main() {
                         .iter()
                         .flat_map(|b| choices.iter().map(move |c| (b, c)))
                 {
-                    let options = MsmOptions {
+                    let options = RunOptions {
                         stage_timing: true,
                         chunk: (chunk > 0).then_some(chunk),
                         window_bits: (window > 0).then_some(window),
@@ -390,14 +402,8 @@ fn main() {
                         ..Default::default()
                     };
                     let run = || {
-                        block_on(msm.run_packed(
-                            &ctx,
-                            &input.points,
-                            &input.scalars,
-                            &options,
-                            &now,
-                        ))
-                        .expect("run")
+                        block_on(msm.run_packed(&ctx, &input.points, &input.scalars, &options))
+                            .expect("run")
                     };
                     let (timed, warm) = time_runs(reps, &now, &input.expected, &run);
                     all_verified &= timed.verified;
@@ -465,19 +471,12 @@ fn main() {
                     if resident {
                         // The same MSM against bases uploaded once: only the scalars cross.
                         let t = now();
-                        let bases =
-                            block_on(msm.upload_packed_bases(&ctx, &input.points, &options))
-                                .expect("upload bases");
+                        let bases = block_on(msm.upload_bases(&ctx, &input.points, &options))
+                            .expect("upload bases");
                         let upload_s = now() - t;
                         let run = || {
-                            block_on(msm.run_bases_packed(
-                                &ctx,
-                                &bases,
-                                &input.scalars,
-                                &options,
-                                &now,
-                            ))
-                            .expect("resident run")
+                            block_on(msm.run_resident(&ctx, &bases, &input.scalars, &options))
+                                .expect("resident run")
                         };
                         let (timed, _) = time_runs(reps, &now, &input.expected, &run);
                         all_verified &= timed.verified;

@@ -9,7 +9,7 @@ use ark_bn254::{Fr, G1Affine, G1Projective};
 use ark_ec::{CurveGroup, VariableBaseMSM};
 use ark_ff::UniformRand;
 use fastmsm_gpu::GpuContext;
-use fastmsm_gpu::msm::{GpuCurve, GpuMsm};
+use fastmsm_gpu::msm::{BatchMsm, GpuCurve, GpuMsm, Points, RunOptions};
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 
@@ -31,22 +31,50 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 
     pollster::block_on(async {
         let ctx = GpuContext::new().await?;
-        let gpu = GpuMsm::new(&ctx, GpuCurve::Bn254).await?; // limb width and plan from the device
-        let q: G1Projective = gpu.msm(&ctx, &bases, &scalars).await?;
+        // Limb width and plan from the device's profile: its cached calibration, else the named
+        // profile of the adapter. Compiling takes seconds on a first run; `progress` says so.
+        let gpu = GpuMsm::builder(GpuCurve::Bn254).build(&ctx).await?;
+        let options = RunOptions::default();
+        let q: G1Projective = gpu.run(&ctx, &bases, &scalars, &options).await?.result;
         assert_eq!(q, expected, "GPU MSM");
         println!("GPU MSM on {} matches arkworks", ctx.info.name);
 
-        let resident = gpu.upload_bases(&ctx, &bases).await?; // once
-        for round in 0..3 {
-            let scalars: Vec<Fr> = (0..n).map(|_| Fr::rand(&mut rng)).collect();
-            let q: G1Projective = gpu.run(&ctx, &resident, &scalars).await?; // scalars only
+        let resident = gpu.upload_bases(&ctx, &bases, &options).await?; // once
+        let rounds: Vec<Vec<Fr>> = (0..3)
+            .map(|_| (0..n).map(|_| Fr::rand(&mut rng)).collect())
+            .collect();
+        for (round, scalars) in rounds.iter().enumerate() {
+            let q = gpu
+                .run_resident(&ctx, &resident, scalars, &options)
+                .await?
+                .result; // scalars only
             assert_eq!(
                 q,
-                G1Projective::msm(&bases, &scalars).unwrap(),
+                G1Projective::msm(&bases, scalars).unwrap(),
                 "round {round}"
             );
         }
-        println!("3 MSMs against bases resident on the GPU match arkworks");
+        let msms: Vec<_> = rounds
+            .iter()
+            .map(|scalars| BatchMsm {
+                points: Points::Resident(&resident),
+                scalars,
+            })
+            .collect();
+        for (round, out) in gpu
+            .run_batch(&ctx, &msms, &options)
+            .await?
+            .iter()
+            .enumerate()
+        {
+            assert_eq!(
+                out.result,
+                G1Projective::msm(&bases, &rounds[round]).unwrap()
+            );
+        }
+        println!(
+            "3 MSMs against bases resident on the GPU, one by one and as a batch, match arkworks"
+        );
         Ok(())
     })
 }

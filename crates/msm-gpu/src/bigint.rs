@@ -4,7 +4,7 @@
 use crate::transfer::{dispatch_grid, output_u32, read_u32, uniform_u32, upload_u32};
 use crate::{GpuContext, GpuError, wgsl};
 
-const SHADER: &str = include_str!("../../../shaders/bigint_add.wgsl");
+use crate::shaders::BIGINT_ADD as SHADER;
 const WORKGROUP_SIZE: u32 = 64;
 
 /// A compiled big-integer adder for one limb layout. Build once, call [`BigIntAdder::add`] many times.

@@ -92,12 +92,23 @@ pub enum GpuError {
         /// The device's limit.
         limit: u64,
     },
+    /// One MSM of a batch failed: which one, and why.
+    #[error("MSM {msm} of the batch: {error}")]
+    InBatch {
+        /// Its position in the batch.
+        msm: usize,
+        /// What went wrong with it.
+        error: Box<GpuError>,
+    },
 }
 
 impl GpuError {
     /// Is this an error in what the caller gave (input, options, files), rather than a failure
     /// of the device or the adapter's limits?
     pub fn is_input(&self) -> bool {
+        if let GpuError::InBatch { error, .. } = self {
+            return error.is_input();
+        }
         matches!(
             self,
             GpuError::Input(_)

@@ -10,9 +10,7 @@ use fastmsm_mont::{Canonical, Field, LimbConstants, Variant, limb_constants};
 use crate::transfer::{dispatch_grid, output_u32, read_u32, uniform_u32, upload_u32};
 use crate::{GpuContext, GpuError, wgsl};
 
-/// Field functions (no bindings): shared by the element-wise kernels and the MSM stages.
-pub const FIELD_FUNCTIONS: &str = include_str!("../../../shaders/field.wgsl");
-const FIELD_KERNELS: &str = include_str!("../../../shaders/field_kernels.wgsl");
+use crate::shaders::{FIELD as FIELD_FUNCTIONS, FIELD_KERNELS};
 /// Invocations per workgroup of every field kernel.
 pub const WORKGROUP_SIZE: u32 = 64;
 

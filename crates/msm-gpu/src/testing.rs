@@ -56,7 +56,7 @@ pub fn calibrated(msm: &GpuMsm) -> DeviceProfile {
             let mut profile = DeviceProfile {
                 name: "calibrated".into(),
                 origin: crate::profile::Origin::Calibrated,
-                device: calibrate::device_key(ctx),
+                device: crate::profile::cache::device_key(ctx),
                 smvp_wave: Vec::new(),
                 ..DeviceProfile::portable()
             };

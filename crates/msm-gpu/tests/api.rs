@@ -1,15 +1,17 @@
-//! The typed GPU API against arkworks: `GpuMsm::msm` over arkworks points, bases resident on the
-//! device reused across scalar vectors (`upload_bases`, `run`, `run_batch`), resident bases in
-//! several batches against the host-array MSM, and each typed error with its index. One compiled
-//! MSM per curve serves every test (compiling is the slow part on a CPU adapter).
+//! The four calls against arkworks: `run` over arkworks points, bases resident on the device
+//! reused across scalar vectors (`upload_bases`, `run_resident`), `run_batch` over host and
+//! resident MSMs of mixed sizes, resident bases in several batches against the host-array MSM,
+//! and each error with its index (and the MSM's, in a batch). One compiled MSM per curve serves
+//! every test (compiling is the slow part on a CPU adapter).
 
 use std::sync::OnceLock;
 
 use ark_ec::{AdditiveGroup, AffineRepr, CurveGroup, VariableBaseMSM};
 use ark_ff::{Field, UniformRand};
 use fastmsm_gpu::GpuError;
-use fastmsm_gpu::calibrate::ProfileRequest;
-use fastmsm_gpu::msm::{GpuCurve, GpuMsm, GpuMsmOptions, GpuPoint, MsmOptions, pack_scalars};
+use fastmsm_gpu::msm::{
+    BatchMsm, GpuCurve, GpuMsm, GpuPoint, Points, ProfileChoice, RunOptions, pack_scalars,
+};
 use fastmsm_gpu::testing::{block_on, gpu};
 use rand::SeedableRng;
 use rand::rngs::StdRng;
@@ -24,11 +26,8 @@ fn compiled(curve: GpuCurve) -> &'static GpuMsm {
         other => panic!("no test MSM for {other:?}"),
     };
     cell.get_or_init(|| {
-        let options = GpuMsmOptions {
-            profile: Some(ProfileRequest::Named("portable".into())),
-            ..Default::default()
-        };
-        block_on(GpuMsm::with_options(gpu(), curve, &options)).expect("compiles")
+        let build = GpuMsm::builder(curve).profile(ProfileChoice::Named("portable".into()));
+        block_on(build.build(gpu())).expect("compiles")
     })
 }
 
@@ -44,35 +43,78 @@ fn inputs<G: CurveGroup>(n: usize, seed: u64) -> (Vec<G::Affine>, Vec<G::ScalarF
     (points, scalars)
 }
 
-/// The native MSM, resident bases reused across three scalar vectors (one by one and as a batch),
-/// all against arkworks.
+/// The host-array MSM, resident bases reused across three scalar vectors (one by one and as a
+/// batch), and a batch mixing host and resident MSMs of other sizes, all against arkworks.
 fn matches_arkworks<G>(curve: GpuCurve, n: usize)
 where
     G: CurveGroup + VariableBaseMSM,
     G::Affine: GpuPoint<Scalar = G::ScalarField, Output = G>,
 {
     let (ctx, msm) = (gpu(), compiled(curve));
+    let o = RunOptions::default();
     let (points, scalars) = inputs::<G>(n, 19);
     let expected = G::msm(&points, &scalars).unwrap();
     assert_eq!(
-        block_on(msm.msm(ctx, &points, &scalars)).unwrap(),
+        block_on(msm.run(ctx, &points, &scalars, &o))
+            .unwrap()
+            .result,
         expected,
-        "native, n = {n}"
+        "host arrays, n = {n}"
     );
-    let bases = block_on(msm.upload_bases(ctx, &points)).unwrap();
+    let bases = block_on(msm.upload_bases(ctx, &points, &o)).unwrap();
     assert_eq!(bases.len(), n);
     let sets: Vec<Vec<G::ScalarField>> = (0..3).map(|i| inputs::<G>(n, 100 + i).1).collect();
     for (i, set) in sets.iter().enumerate() {
-        let got = block_on(msm.run(ctx, &bases, set)).unwrap();
+        let got = block_on(msm.run_resident(ctx, &bases, set, &o)).unwrap();
         assert_eq!(
-            got,
+            got.result,
             G::msm(&points, set).unwrap(),
             "resident, vector {i}, n = {n}"
         );
     }
-    let batch = block_on(msm.run_batch(ctx, &bases, &sets)).unwrap();
+    let resident: Vec<_> = sets
+        .iter()
+        .map(|s| BatchMsm {
+            points: Points::Resident(&bases),
+            scalars: s,
+        })
+        .collect();
+    let batch = block_on(msm.run_batch(ctx, &resident, &o)).unwrap();
     let each: Vec<G> = sets.iter().map(|s| G::msm(&points, s).unwrap()).collect();
-    assert_eq!(batch, each, "run_batch, n = {n}");
+    let got: Vec<G> = batch.into_iter().map(|o| o.result).collect();
+    assert_eq!(got, each, "run_batch, resident, n = {n}");
+    // Host and resident MSMs of other sizes in one batch, an empty one among them.
+    let (other, other_scalars) = inputs::<G>(n + 7, 23);
+    let mixed = [
+        BatchMsm {
+            points: Points::Host(&other),
+            scalars: &other_scalars,
+        },
+        BatchMsm {
+            points: Points::Resident(&bases),
+            scalars: &sets[1],
+        },
+        BatchMsm {
+            points: Points::Host(&[]),
+            scalars: &[],
+        },
+        BatchMsm {
+            points: Points::Host(&other[..1]),
+            scalars: &other_scalars[..1],
+        },
+    ];
+    let got: Vec<G> = block_on(msm.run_batch(ctx, &mixed, &o))
+        .unwrap()
+        .into_iter()
+        .map(|o| o.result)
+        .collect();
+    let want = vec![
+        G::msm(&other, &other_scalars).unwrap(),
+        each[1],
+        G::zero(),
+        G::msm(&other[..1], &other_scalars[..1]).unwrap(),
+    ];
+    assert_eq!(got, want, "run_batch, mixed, n = {n}");
 }
 
 #[test]
@@ -99,16 +141,14 @@ fn resident_bases_in_batches_match_host_arrays() {
         .map(<ark_bn254::G1Affine as GpuPoint>::scalar_words)
         .collect();
     let packed_scalars = pack_scalars(&words);
-    let batched = MsmOptions {
+    let batched = RunOptions {
         batch: Some(128),
         ..Default::default()
     };
-    let now = || 0.0;
-    let bases = block_on(msm.upload_packed_bases(ctx, &packed, &batched)).unwrap();
-    let resident =
-        block_on(msm.run_bases_packed(ctx, &bases, &packed_scalars, &batched, &now)).unwrap();
+    let bases = block_on(msm.upload_bases(ctx, &packed, &batched)).unwrap();
+    let resident = block_on(msm.run_resident(ctx, &bases, &packed_scalars, &batched)).unwrap();
     assert_eq!(resident.plan.batches(), 3, "{:?}", resident.plan);
-    let host = block_on(msm.run_packed(ctx, &packed, &packed_scalars, &batched, &now)).unwrap();
+    let host = block_on(msm.run_packed(ctx, &packed, &packed_scalars, &batched)).unwrap();
     assert_eq!(
         resident.result, host.result,
         "three batches, resident vs host arrays"
@@ -124,27 +164,40 @@ fn resident_bases_in_batches_match_host_arrays() {
     );
     // Options that say nothing of batches run in the upload's batches.
     let default =
-        block_on(msm.run_bases_packed(ctx, &bases, &packed_scalars, &MsmOptions::default(), &now))
-            .unwrap();
+        block_on(msm.run_resident(ctx, &bases, &packed_scalars, &RunOptions::default())).unwrap();
     assert_eq!((default.plan.batches(), default.result), (3, host.result));
     // A scalar not below r, found by the GPU in the second batch, reported by its index.
     let mut bad = words.clone();
     let r = GpuCurve::Bn254.scalar_modulus();
     bad[150] = [r[0], r[1], r[2], r[3]];
-    let err = block_on(msm.run_bases_packed(ctx, &bases, &pack_scalars(&bad), &batched, &now))
-        .unwrap_err();
+    let err = block_on(msm.run_resident(ctx, &bases, &pack_scalars(&bad), &batched)).unwrap_err();
     assert!(
         matches!(err, GpuError::ScalarOutOfRange { index: 150 }),
         "{err}"
     );
+    // Stage timing and the host's trace are options of the same call.
+    let timed = RunOptions {
+        stage_timing: true,
+        host_trace: true,
+        ..batched
+    };
+    let out = block_on(msm.run_resident(ctx, &bases, &packed_scalars, &timed)).unwrap();
+    assert_eq!(out.result, host.result);
+    assert!(
+        !out.stages.is_empty() && !out.host_trace.is_empty(),
+        "{out:?}"
+    );
+    let plain = block_on(msm.run_resident(ctx, &bases, &packed_scalars, &batched)).unwrap();
+    assert!(plain.host_trace.is_empty(), "no trace unless asked for");
 }
 
 #[test]
-fn typed_errors_name_the_index_and_the_reason() {
+fn errors_name_the_index_and_the_reason() {
     let (ctx, msm) = (gpu(), compiled(GpuCurve::Bn254));
+    let o = RunOptions::default();
     let (points, scalars) = inputs::<ark_bn254::G1Projective>(5, 3);
-    let bases = block_on(msm.upload_bases(ctx, &points)).unwrap();
-    let err = block_on(msm.run(ctx, &bases, &scalars[..4])).unwrap_err();
+    let bases = block_on(msm.upload_bases(ctx, &points, &o)).unwrap();
+    let err = block_on(msm.run_resident(ctx, &bases, &scalars[..4], &o)).unwrap_err();
     assert!(
         matches!(
             err,
@@ -155,7 +208,7 @@ fn typed_errors_name_the_index_and_the_reason() {
         ),
         "{err}"
     );
-    let err = block_on(msm.msm(ctx, &points, &scalars[..3])).unwrap_err();
+    let err = block_on(msm.run(ctx, &points, &scalars[..3], &o)).unwrap_err();
     assert!(
         matches!(
             err,
@@ -168,18 +221,35 @@ fn typed_errors_name_the_index_and_the_reason() {
     );
     let mut off_curve = points.clone();
     off_curve[3] = ark_bn254::G1Affine::new_unchecked(1u64.into(), 3u64.into());
-    let err = block_on(msm.upload_bases(ctx, &off_curve)).unwrap_err();
+    let err = block_on(msm.upload_bases(ctx, &off_curve, &o)).unwrap_err();
     assert!(
         matches!(err, GpuError::PointNotOnCurve { index: 3 }),
         "{err}"
     );
-    let err = block_on(msm.msm(ctx, &off_curve, &scalars)).unwrap_err();
+    let err = block_on(msm.run(ctx, &off_curve, &scalars, &o)).unwrap_err();
     assert!(
         matches!(err, GpuError::PointNotOnCurve { index: 3 }),
         "{err}"
     );
+    // In a batch, the error names the MSM and, inside it, the point.
+    let batch = [
+        BatchMsm {
+            points: Points::Host(&points),
+            scalars: &scalars,
+        },
+        BatchMsm {
+            points: Points::Host(&off_curve),
+            scalars: &scalars,
+        },
+    ];
+    let err = block_on(msm.run_batch(ctx, &batch, &o)).unwrap_err();
+    assert!(
+        matches!(&err, GpuError::InBatch { msm: 1, error } if matches!(**error, GpuError::PointNotOnCurve { index: 3 })),
+        "{err}"
+    );
+    assert!(err.is_input() && err.to_string().contains("MSM 1"), "{err}");
     let (other, other_scalars) = inputs::<ark_bls12_377::G1Projective>(2, 4);
-    let err = block_on(msm.msm(ctx, &other, &other_scalars)).unwrap_err();
+    let err = block_on(msm.run(ctx, &other, &other_scalars, &o)).unwrap_err();
     assert!(
         matches!(
             err,
@@ -191,7 +261,7 @@ fn typed_errors_name_the_index_and_the_reason() {
         "{err}"
     );
     let ed = compiled(GpuCurve::EdBls12_377);
-    let err = block_on(ed.run(ctx, &bases, &scalars)).unwrap_err();
+    let err = block_on(ed.run_resident(ctx, &bases, &scalars, &o)).unwrap_err();
     assert!(
         matches!(err, GpuError::CurveMismatch { .. }),
         "bases of another curve's MSM: {err}"
@@ -203,7 +273,7 @@ fn typed_errors_name_the_index_and_the_reason() {
     );
     let words = GpuCurve::Bn254.coord_words();
     packed[(2 * 4 + 1) * words..(2 * 4 + 2) * words].fill(u32::MAX);
-    let err = block_on(msm.upload_packed_bases(ctx, &packed, &MsmOptions::default())).unwrap_err();
+    let err = block_on(msm.upload_bases(ctx, &packed, &o)).unwrap_err();
     assert!(
         matches!(
             err,
@@ -215,10 +285,37 @@ fn typed_errors_name_the_index_and_the_reason() {
         "{err}"
     );
     assert!(err.is_input());
-    let err =
-        block_on(msm.upload_packed_bases(ctx, &packed[1..], &MsmOptions::default())).unwrap_err();
+    let err = block_on(msm.upload_bases(ctx, &packed[1..], &o)).unwrap_err();
     assert!(
         matches!(err, GpuError::PackedLength { what: "point", .. }),
         "{err}"
     );
+}
+
+/// The profile is fixed when the MSM is built: a named one as named, and another profile only
+/// as a new value sharing the pipelines.
+#[test]
+fn the_profile_is_fixed_at_build() {
+    let (ctx, msm) = (gpu(), compiled(GpuCurve::Bn254));
+    assert_eq!(msm.profile().name, "portable");
+    let h200 = msm.with_profile(fastmsm_gpu::DeviceProfile::h200());
+    assert_eq!(
+        (msm.profile().name.as_str(), h200.profile().name.as_str()),
+        ("portable", "h200")
+    );
+    let (points, scalars) = inputs::<ark_bn254::G1Projective>(100, 5);
+    let o = RunOptions::default();
+    let a = block_on(msm.run(ctx, &points, &scalars, &o)).unwrap();
+    let b = block_on(h200.run(ctx, &points, &scalars, &o)).unwrap();
+    assert_eq!(a.result, b.result);
+    let chunk = |m: &GpuMsm| m.plan(ctx, 1 << 20, &o).unwrap().chunk;
+    assert_ne!(chunk(msm), chunk(&h200), "the h200 wave plans other chunks");
+    let err = block_on(
+        GpuMsm::builder(GpuCurve::Bn254)
+            .profile(ProfileChoice::Named("h300".into()))
+            .build(ctx),
+    )
+    .err()
+    .expect("an unknown name is refused");
+    assert!(err.to_string().contains("h300"), "{err}");
 }

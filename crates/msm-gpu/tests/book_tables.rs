@@ -1,6 +1,6 @@
 //! The limb-width table of the chapter "Montgomery in WGSL" is generated here, from the same
 //! constants the shaders use, and must match the chapter word for word. To refresh the chapter
-//! after a change: `FASTMSM_BLESS=1 cargo test -p fastmsm-gpu --test book_tables`.
+//! after a change: `FASTMSM_BLESS=1 cargo test -p fastmsm-gpu --test main book_tables`.
 
 use fastmsm_gpu::field::LIMB_WIDTHS;
 use fastmsm_gpu::mont_wgsl::count_ops;

@@ -8,10 +8,9 @@
 use std::collections::BTreeSet;
 use std::sync::OnceLock;
 
-use fastmsm_gpu::msm::contract::{Access, BINDINGS, Binding, Element, Params};
 use fastmsm_gpu::mont_wgsl::KernelForm;
-use fastmsm_gpu::msm::affine::shader_source_for;
-use fastmsm_gpu::msm::{GpuCurve, SmvpForm, Stage};
+use fastmsm_gpu::msm::contract::{Access, BINDINGS, Binding, Element, Params};
+use fastmsm_gpu::msm::{GpuCurve, Stage, shader_source_in};
 use naga::valid::ModuleInfo;
 use naga::{AddressSpace, ArraySize, Module, Scalar, StorageAccess, TypeInner};
 
@@ -19,23 +18,36 @@ use naga::{AddressSpace, ArraySize, Module, Scalar, StorageAccess, TypeInner};
 type Parsed = (GpuCurve, bool, Module, ModuleInfo);
 
 /// The parsed and validated module of every curve at 16-bit limbs (the layout does not depend on
-/// the width; 16 bits needs no 64-bit integers), and the batch-affine module of each short
-/// Weierstrass curve, parsed once for all tests.
+/// the width; 16 bits needs no 64-bit integers), and with the `experiments` feature the
+/// batch-affine module of each short Weierstrass curve (which holds the other mixed-addition
+/// forms too), parsed once for all tests.
 fn modules() -> &'static [Parsed] {
     static MODULES: OnceLock<Vec<Parsed>> = OnceLock::new();
     MODULES.get_or_init(|| {
-        let affine = GpuCurve::ALL.into_iter().filter(|c| !c.is_edwards());
-        GpuCurve::ALL
+        let k = |c: GpuCurve| fastmsm_mont::limb_constants(c.base_field().params(), 16).unwrap();
+        #[cfg_attr(not(feature = "experiments"), allow(unused_mut))]
+        let mut all: Vec<Parsed> = GpuCurve::ALL
             .into_iter()
-            .map(|c| parse(c, SmvpForm::Projective))
-            .chain(affine.map(|c| parse(c, SmvpForm::BatchAffine { lanes: 4 })))
-            .collect()
+            .map(|c| {
+                parse(
+                    c,
+                    false,
+                    shader_source_in(c, &k(c), KernelForm::Unrolled).unwrap(),
+                )
+            })
+            .collect();
+        #[cfg(feature = "experiments")]
+        for c in GpuCurve::ALL.into_iter().filter(|c| !c.is_edwards()) {
+            use fastmsm_gpu::experiments::{batch_affine::SmvpForm, shader_source};
+            let smvp = SmvpForm::BatchAffine { lanes: 4 };
+            let source = shader_source(c, &k(c), KernelForm::Unrolled, smvp, None).unwrap();
+            all.push(parse(c, true, source));
+        }
+        all
     })
 }
 
-fn parse(curve: GpuCurve, smvp: SmvpForm) -> Parsed {
-    let k = fastmsm_mont::limb_constants(curve.base_field().params(), 16).unwrap();
-    let source = shader_source_for(curve, &k, KernelForm::Unrolled, smvp).unwrap();
+fn parse(curve: GpuCurve, affine: bool, source: String) -> Parsed {
     let module = naga::front::wgsl::parse_str(&source)
         .unwrap_or_else(|e| panic!("{}: {}", curve.name(), e.emit_to_string(&source)));
     let info = naga::valid::Validator::new(
@@ -44,7 +56,7 @@ fn parse(curve: GpuCurve, smvp: SmvpForm) -> Parsed {
     )
     .validate(&module)
     .unwrap_or_else(|e| panic!("{}: {e:?}", curve.name()));
-    (curve, smvp != SmvpForm::Projective, module, info)
+    (curve, affine, module, info)
 }
 
 fn is_u32(inner: &TypeInner) -> bool {
@@ -118,7 +130,11 @@ fn params_struct_matches_the_rust_record() {
 #[test]
 fn bindings_match_the_table() {
     for (i, row) in BINDINGS.iter().enumerate() {
-        assert_eq!(row.binding.index() as usize, i, "row {i} is not binding {i}");
+        assert_eq!(
+            row.binding.index() as usize,
+            i,
+            "row {i} is not binding {i}"
+        );
     }
     for (curve, affine, module, _) in modules() {
         let mut seen = BTreeSet::new();
@@ -133,7 +149,13 @@ fn bindings_match_the_table() {
                     rb.binding
                 )
             });
-            assert_eq!(name, row.name, "{}: name of @binding({})", curve.name(), rb.binding);
+            assert_eq!(
+                name,
+                row.name,
+                "{}: name of @binding({})",
+                curve.name(),
+                rb.binding
+            );
             let access = match row.access {
                 Access::Read => StorageAccess::LOAD,
                 Access::ReadWrite => StorageAccess::LOAD | StorageAccess::STORE,
@@ -157,17 +179,45 @@ fn bindings_match_the_table() {
             .filter(|b| *affine || !b.batch_affine_only())
             .map(|b| b.index())
             .collect();
-        assert_eq!(seen, table, "{}: bindings in the shader vs BINDINGS", curve.name());
+        assert_eq!(
+            seen,
+            table,
+            "{}: bindings in the shader vs BINDINGS",
+            curve.name()
+        );
     }
 }
 
 #[test]
 fn each_stage_uses_exactly_its_bindings() {
     for (curve, affine, module, info) in modules() {
-        let names: BTreeSet<&str> = module.entry_points.iter().map(|e| e.name.as_str()).collect();
-        let extra = if *affine { &Stage::BATCH_AFFINE[..] } else { &[] };
-        let stages: BTreeSet<&str> = Stage::ALL.iter().chain(extra).map(|s| s.entry_point()).collect();
-        assert_eq!(names, stages, "{}: entry points vs Stage::ALL", curve.name());
+        let names: BTreeSet<&str> = module
+            .entry_points
+            .iter()
+            .map(|e| e.name.as_str())
+            .collect();
+        #[cfg(feature = "experiments")]
+        let extra = if *affine {
+            &Stage::BATCH_AFFINE[..]
+        } else {
+            &[]
+        };
+        #[cfg(not(feature = "experiments"))]
+        let extra: &[Stage] = {
+            assert!(!affine);
+            &[]
+        };
+        let stages: BTreeSet<&str> = Stage::ALL
+            .iter()
+            .chain(extra)
+            .map(|s| s.entry_point())
+            .collect();
+        assert_eq!(
+            names,
+            stages,
+            "{}: entry points vs Stage::ALL",
+            curve.name()
+        );
         for (i, entry) in module.entry_points.iter().enumerate() {
             let stage = Stage::from_name(&entry.name).expect("checked above");
             let uses = info.get_entry_point(i);

@@ -208,28 +208,3 @@ fn kernel_cache_compiles_once_per_configuration() {
     assert!(std::sync::Arc::ptr_eq(&a, &b));
     assert!(!std::sync::Arc::ptr_eq(&a, &c));
 }
-
-#[cfg(feature = "experiments")]
-#[test]
-fn benchmark_path_verifies_on_the_test_adapter() {
-    let ctx = gpu();
-    let mut cache = fastmsm_gpu::field::FieldKernelCache::default();
-    let clock = std::time::Instant::now();
-    let now = move || clock.elapsed().as_secs_f64();
-    let r = block_on(fastmsm_gpu::experiments::mont_throughput::chain_throughput(
-        ctx,
-        &mut cache,
-        Field::Bls12_377Fq,
-        13,
-        64,
-        128,
-        3,
-        2,
-        8,
-        &now,
-    ))
-    .unwrap();
-    assert!(r.verified);
-    assert_eq!(r.seconds.len(), 2);
-    assert!(r.median_rate() > 0.0);
-}

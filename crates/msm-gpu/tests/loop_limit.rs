@@ -13,8 +13,6 @@
 //! hundred iterations per round, so lanes of about 170 entries ran out). Both forms are right
 //! wherever loops run to the end; the plan now keeps every invocation within the limit where
 //! the probe finds one (msm/loops.rs), and tests/msm.rs runs both forms past the old failures.
-#![cfg(not(target_arch = "wasm32"))]
-
 use fastmsm_gpu::testing::{block_on, gpu};
 use fastmsm_gpu::transfer::read_u32;
 use wgpu::util::DeviceExt;

@@ -5,10 +5,11 @@ use ark_ec::{AffineRepr, CurveGroup, VariableBaseMSM};
 use ark_ff::UniformRand;
 use ark_std::rand::{Rng, SeedableRng, rngs::StdRng};
 use fastmsm_gpu::DeviceProfile;
+use fastmsm_gpu::GpuError;
 use fastmsm_gpu::field::{INT64_LIMB_WIDTHS, radix64_limb_bits};
 use fastmsm_gpu::msm::{
-    AffineOut, GeneralAdd, GpuCurve, GpuMsm, GpuPoint, MixedAdd, MsmOptions, Plan,
-    reduction_segments, shader_source,
+    AffineOut, GeneralAdd, GpuCurve, GpuMsm, GpuPoint, MixedAdd, MsmOutput, Plan, ProfileChoice,
+    RunOptions, pack_points, pack_scalars, reduction_segments, shader_source,
 };
 use fastmsm_gpu::testing::{block_on, calibrated, gpu, gpu_int64};
 use fastmsm_mont::Canonical;
@@ -91,11 +92,22 @@ fn expected_result<G: AffineRepr + GpuPoint>(p: &G, edwards: bool) -> AffineOut 
     (edwards || !p.is_zero()).then(|| p.coordinates())
 }
 
+/// The MSM of canonical coordinates and scalars as words, packed for `run_packed`.
+fn run_canonical(
+    msm: &GpuMsm,
+    points: &[(Canonical, Canonical)],
+    scalars: &[[u64; 4]],
+    options: &RunOptions,
+) -> Result<MsmOutput, GpuError> {
+    let points = pack_points(msm.curve, points);
+    block_on(msm.run_packed(gpu(), &points, &pack_scalars(scalars), options))
+}
+
 /// Runs every input pattern at each n on one compiled MSM and compares with arkworks.
-fn check<G: AffineRepr + GpuPoint<Scalar = G::ScalarField>>(
+pub(super) fn check<G: AffineRepr + GpuPoint<Scalar = G::ScalarField>>(
     msm: &GpuMsm,
     ns: &[usize],
-    options: &MsmOptions,
+    options: &RunOptions,
     seed: u64,
 ) where
     G::Group: VariableBaseMSM<MulBase = G, ScalarField = G::ScalarField>,
@@ -104,20 +116,17 @@ fn check<G: AffineRepr + GpuPoint<Scalar = G::ScalarField>>(
 }
 
 /// As [`check`], every pattern up to n = `patterns_up_to`, only the uniform one above.
-fn check_patterns<G: AffineRepr + GpuPoint<Scalar = G::ScalarField>>(
+pub(super) fn check_patterns<G: AffineRepr + GpuPoint<Scalar = G::ScalarField>>(
     msm: &GpuMsm,
     ns: &[usize],
-    options: &MsmOptions,
+    options: &RunOptions,
     seed: u64,
     patterns_up_to: usize,
 ) where
     G::Group: VariableBaseMSM<MulBase = G, ScalarField = G::ScalarField>,
 {
-    let ctx = gpu();
     let edwards = msm.curve.is_edwards();
     let mut rng = StdRng::seed_from_u64(seed);
-    let clock = std::time::Instant::now();
-    let now = move || clock.elapsed().as_secs_f64();
     for &n in ns {
         // Large n: only the uniform case (the patterns' long bucket chains are covered below it).
         let sets = cases::<G>(n, &mut rng);
@@ -128,7 +137,7 @@ fn check_patterns<G: AffineRepr + GpuPoint<Scalar = G::ScalarField>>(
             let input: Vec<(Canonical, Canonical)> =
                 points.iter().map(GpuPoint::coordinates).collect();
             let ks: Vec<[u64; 4]> = scalars.iter().map(G::scalar_words).collect();
-            let out = block_on(msm.run_timed(ctx, &input, &ks, options, &now)).unwrap();
+            let out = run_canonical(msm, &input, &ks, options).unwrap();
             let bits = msm.constants.limb_bits;
             assert_eq!(
                 out.result,
@@ -145,7 +154,7 @@ fn check_patterns<G: AffineRepr + GpuPoint<Scalar = G::ScalarField>>(
 /// seconds to minutes of LLVM time, so every test reuses one build per pair. Each runs the default
 /// plan of the test adapter's calibrated profile, with the product in the form calibration picks
 /// for this adapter.
-fn msm(curve: GpuCurve, limb_bits: u32) -> &'static GpuMsm {
+pub(super) fn msm(curve: GpuCurve, limb_bits: u32) -> &'static GpuMsm {
     static BUILT: Mutex<Vec<(GpuCurve, u32, &'static GpuMsm)>> = Mutex::new(Vec::new());
     let mut built = BUILT.lock().unwrap_or_else(|e| e.into_inner());
     if let Some(&(_, _, m)) = built
@@ -154,33 +163,46 @@ fn msm(curve: GpuCurve, limb_bits: u32) -> &'static GpuMsm {
     {
         return m;
     }
-    let form = fastmsm_gpu::calibrate::form_for(gpu());
     let clock = std::time::Instant::now();
-    let m: &'static GpuMsm = Box::leak(Box::new(
-        block_on(GpuMsm::with_form(gpu(), curve, limb_bits, form)).unwrap(),
-    ));
+    let built_now = build(curve, limb_bits);
     eprintln!(
         "{} {limb_bits}-bit {}: pipelines built in {:.0} s",
         curve.name(),
-        form.name(),
+        built_now.form.name(),
         clock.elapsed().as_secs_f64()
     );
-    m.set_profile(calibrated(m));
+    let m: &'static GpuMsm = Box::leak(Box::new(calibrated_build(built_now)));
     built.push((curve, limb_bits, m));
     m
 }
 
+/// The same MSM planning with the test adapter's calibrated profile.
+pub(super) fn calibrated_build(m: GpuMsm) -> GpuMsm {
+    m.with_profile(calibrated(&m))
+}
+
+/// The MSM of `curve` at `limb_bits`, in the product form of this adapter's profile (planning
+/// with `portable` until the caller gives it the calibrated profile).
+pub(super) fn build(curve: GpuCurve, limb_bits: u32) -> GpuMsm {
+    let form = DeviceProfile::for_adapter(&gpu().info).kernel_form;
+    let builder = GpuMsm::builder(curve)
+        .limb_bits(limb_bits)
+        .kernel_form(form)
+        .profile(ProfileChoice::Named("portable".into()));
+    block_on(builder.build(gpu())).unwrap()
+}
+
 /// The limb width each curve is tested with on the CI adapter. One width per curve keeps the
-/// lavapipe compile time affordable; every width is covered per operation in tests/field.rs, and
+/// lavapipe compile time affordable; every width is covered per operation in the field tests, and
 /// whole MSMs at 13/15/16 bits are verified against arkworks by the H200 benchmark.
-const WIDTHS: [(GpuCurve, u32); 4] = [
+pub(super) const WIDTHS: [(GpuCurve, u32); 4] = [
     (GpuCurve::Bls12_377, 13),
     (GpuCurve::Bn254, 16),
     (GpuCurve::Bls12_381, 15),
     (GpuCurve::EdBls12_377, 14),
 ];
 
-fn width(curve: GpuCurve) -> u32 {
+pub(super) fn width(curve: GpuCurve) -> u32 {
     WIDTHS.iter().find(|(c, _)| *c == curve).unwrap().1
 }
 
@@ -188,7 +210,7 @@ fn width(curve: GpuCurve) -> u32 {
 /// reduced radix with u64 columns at each field's default width (SHADER_INT64, which lavapipe has:
 /// 30 bits, with a carry inside rows, for the BLS12 fields; 29 for the others), and 32-bit limbs
 /// with the no-carry CIOS on BN254. The 32-bit CIOS on the other fields and 29 bits on BLS12-377
-/// are checked product by product in tests/field.rs; each MSM build here costs a minute of
+/// are checked product by product in the field tests; each MSM build here costs a minute of
 /// lavapipe compiles on a fresh CI machine.
 macro_rules! msm_tests {
     ($name:ident, $curve:expr, $affine:ty, $width:expr) => {
@@ -201,7 +223,7 @@ macro_rules! msm_tests {
             check::<$affine>(
                 msm($curve, width),
                 &[0, 1, 2, 3, 100, 1000, 4097],
-                &MsmOptions::default(),
+                &RunOptions::default(),
                 width as u64,
             );
         }
@@ -268,35 +290,30 @@ fn compact_product_within_loop_limit() {
     use fastmsm_gpu::mont_wgsl::KernelForm;
     let ctx = gpu();
     let build = |curve: GpuCurve, bits: u32| {
-        let m = block_on(GpuMsm::with_form(ctx, curve, bits, KernelForm::Compact)).unwrap();
-        m.set_profile(calibrated(&m));
-        m
+        let builder = GpuMsm::builder(curve)
+            .limb_bits(bits)
+            .kernel_form(KernelForm::Compact)
+            .profile(ProfileChoice::Named("portable".into()));
+        calibrated_build(block_on(builder.build(ctx)).unwrap())
     };
     let m = build(GpuCurve::Bls12_377, 13);
-    check::<ark_bls12_377::G1Affine>(&m, &[1, 3, 100, 1000, 4097], &MsmOptions::default(), 130);
+    check::<ark_bls12_377::G1Affine>(&m, &[1, 3, 100, 1000, 4097], &RunOptions::default(), 130);
     let Some(budget) = m.loop_budget(ctx) else {
         return; // loops run to the end on this adapter: nothing more to bound
     };
-    let windows = m.plan(ctx, 1000, &MsmOptions::default()).unwrap().windows;
-    let most = budget.max_chunk(windows).unwrap();
-    let at = |k: u32| MsmOptions {
+    let plan = m.plan(ctx, 1000, &RunOptions::default()).unwrap();
+    let most = budget.max_chunk(plan.windows).unwrap();
+    let at = |k: u32| RunOptions {
         chunk: Some(k),
-        window_bits: Some(
-            m.plan(ctx, 1000, &MsmOptions::default())
-                .unwrap()
-                .window_bits,
-        ),
+        window_bits: Some(plan.window_bits),
         ..Default::default()
     };
-    assert!(
-        most >= 50,
-        "at most {most} entries per chunk at 13-bit limbs"
-    );
+    assert!(most >= 50, "at most {most} entries per chunk at 13-bit limbs");
     check_patterns::<ark_bls12_377::G1Affine>(&m, &[1000], &at(most), 131, 1000);
     let err = m.plan(ctx, 1000, &at(most + 1)).unwrap_err().to_string();
     assert!(err.contains("loops stop after 65535"), "{err}");
     let m = build(GpuCurve::Bn254, 15);
-    check::<ark_bn254::G1Affine>(&m, &[1, 100, 1000], &MsmOptions::default(), 132);
+    check::<ark_bn254::G1Affine>(&m, &[1, 100, 1000], &RunOptions::default(), 132);
 }
 
 /// The rules for both additions' forms. The mixed one (SMVP) is stepped by value at every width;
@@ -333,22 +350,6 @@ fn addition_forms() {
     assert_eq!(forms(bn, 32), (M::SteppedByValue, G::Inlined));
 }
 
-/// The mixed addition's other forms (inlined; stepped, reading the point by coordinate), which
-/// no rule picks (experiments), against arkworks on every pattern, at a 64-bit width and a
-/// portable one.
-#[cfg(feature = "experiments")]
-#[test]
-fn mixed_addition_forms() {
-    for form in [MixedAdd::Inlined, MixedAdd::SteppedByCoordinate] {
-        let built = |curve, bits| block_on(GpuMsm::with_mixed_add(gpu(), curve, bits, form));
-        let options = MsmOptions::default();
-        let m = built(GpuCurve::Bls12_377, 30).unwrap();
-        check::<ark_bls12_377::G1Affine>(&m, &[1, 100, 1000], &options, 41);
-        let m = built(GpuCurve::Bn254, width(GpuCurve::Bn254)).unwrap();
-        check::<ark_bn254::G1Affine>(&m, &[1, 100, 1000], &options, 42);
-    }
-}
-
 /// The default chunk size: one wave of SMVP invocations per batch (the profile's wave), under the
 /// `h200` profile for BLS12-377 at 30 bits (13 limbs) and BN254 at 29 bits (9 limbs); from 2^20
 /// points the batch is the three quarters after a first quarter, which keeps the same T (one wave).
@@ -357,7 +358,7 @@ fn default_chunk_fills_one_wave() {
     let h200 = DeviceProfile::h200();
     let k = |curve: GpuCurve, bits: u32, n: usize| {
         let c = fastmsm_mont::limb_constants(curve.base_field().params(), bits).unwrap();
-        let plan = Plan::new(curve, &c, n, &MsmOptions::default(), u64::MAX, &h200).unwrap();
+        let plan = Plan::new(curve, &c, n, &RunOptions::default(), u64::MAX, &h200).unwrap();
         assert!(plan.smvp_threads(plan.batch) as usize <= h200.smvp_wave(c.limbs) + 1024);
         plan.chunk
     };
@@ -373,7 +374,7 @@ fn default_chunk_fills_one_wave() {
         GpuCurve::Bn254,
         &c,
         1 << 20,
-        &MsmOptions::default(),
+        &RunOptions::default(),
         u64::MAX,
         &h200,
     )
@@ -387,7 +388,7 @@ fn default_chunk_fills_one_wave() {
     // One batch wanted (as in a browser), cut by WebGPU's default 128 MiB binding limit to
     // 559 232 points: one wave of that batch, not of the whole input.
     let c = fastmsm_mont::limb_constants(GpuCurve::Bls12_377.base_field().params(), 13).unwrap();
-    let one_batch = MsmOptions {
+    let one_batch = RunOptions {
         batch: Some(1 << 20),
         ..Default::default()
     };
@@ -403,7 +404,7 @@ fn default_chunk_fills_one_wave() {
     assert_eq!((plan.batch, plan.chunk), (559_232, 282), "{plan:?}");
     // A smaller first batch keeps the full batch's T (one wave); the GPU's K shrinks instead.
     let c = fastmsm_mont::limb_constants(GpuCurve::Bn254.base_field().params(), 29).unwrap();
-    let first = MsmOptions {
+    let first = RunOptions {
         first_batch: Some(1 << 18),
         ..Default::default()
     };
@@ -420,7 +421,7 @@ fn batches_and_window_sizes() {
     let curve = GpuCurve::Bls12_377;
     let m = msm(curve, width(curve));
     // 2-bit windows keep the bucket buffer small, so a 300 kB limit splits the points instead.
-    let small = MsmOptions {
+    let small = RunOptions {
         max_binding_bytes: Some(300_000),
         window_bits: Some(2),
         chunk: Some(128),
@@ -433,14 +434,14 @@ fn batches_and_window_sizes() {
     check::<ark_bls12_377::G1Affine>(m, &[100, 1000, 1500], &small, 11);
     // A first batch smaller than the rest: 1500 points as 128 + 1372 (the rest in one batch), and
     // 128 + 5 × 256 + 92 with the batch size given too; bad first batches refused.
-    let first = MsmOptions {
+    let first = RunOptions {
         first_batch: Some(128),
         ..Default::default()
     };
     let plan = m.plan(gpu(), 1500, &first).unwrap();
     assert_eq!(plan.batch_ranges(), vec![0..128, 128..1500], "{plan:?}");
     check::<ark_bls12_377::G1Affine>(m, &[1500], &first, 12);
-    let both = MsmOptions {
+    let both = RunOptions {
         first_batch: Some(128),
         batch: Some(256),
         ..Default::default()
@@ -450,7 +451,7 @@ fn batches_and_window_sizes() {
     assert_eq!(plan.batch_ranges().last(), Some(&(1408..1500)), "{plan:?}");
     check::<ark_bls12_377::G1Affine>(m, &[1500], &both, 13);
     for bad in [100, 1536, 512] {
-        let options = MsmOptions {
+        let options = RunOptions {
             first_batch: Some(bad),
             batch: Some(256),
             ..Default::default()
@@ -462,22 +463,21 @@ fn batches_and_window_sizes() {
         );
     }
     // Batches asked for (rounded down to multiples of 64): 1500 points in 6 batches of 256.
-    let asked = MsmOptions {
+    let asked = RunOptions {
         batch: Some(300),
         ..Default::default()
     };
     assert_eq!(m.plan(gpu(), 1500, &asked).unwrap().batches(), 6);
     check::<ark_bls12_377::G1Affine>(m, &[1500], &asked, 12);
-    let err = block_on(m.run_timed(
-        gpu(),
+    let err = run_canonical(
+        m,
         &[([0; 6], [0; 6]); 100],
         &[[0; 4]; 100],
-        &MsmOptions {
+        &RunOptions {
             batch: Some(10),
             ..Default::default()
         },
-        &|| 0.0,
-    ))
+    )
     .unwrap_err()
     .to_string();
     assert!(err.contains("batch of 10 points"), "{err}");
@@ -485,7 +485,7 @@ fn batches_and_window_sizes() {
         check::<ark_bls12_377::G1Affine>(
             m,
             &[3, 300],
-            &MsmOptions {
+            &RunOptions {
                 window_bits: Some(c),
                 ..Default::default()
             },
@@ -506,7 +506,7 @@ fn smvp_chunk_sizes() {
         .plan(
             gpu(),
             300,
-            &MsmOptions {
+            &RunOptions {
                 chunk: Some(2),
                 ..Default::default()
             },
@@ -520,7 +520,7 @@ fn smvp_chunk_sizes() {
         check_patterns::<ark_bls12_377::G1Affine>(
             m,
             &[2, 5, 300],
-            &MsmOptions {
+            &RunOptions {
                 chunk: Some(k),
                 ..Default::default()
             },
@@ -528,16 +528,15 @@ fn smvp_chunk_sizes() {
             300,
         );
     }
-    let err = block_on(m.run_timed(
-        gpu(),
+    let err = run_canonical(
+        m,
         &[],
         &[],
-        &MsmOptions {
+        &RunOptions {
             chunk: Some(1),
             ..Default::default()
         },
-        &|| 0.0,
-    ))
+    )
     .unwrap_err()
     .to_string();
     assert!(err.contains("SMVP chunk 1"), "{err}");
@@ -547,36 +546,28 @@ fn smvp_chunk_sizes() {
 fn rejects_bad_input() {
     let ctx = gpu();
     let msm = msm(GpuCurve::Bls12_377, width(GpuCurve::Bls12_377));
-    let now = || 0.0;
-    let o = MsmOptions::default();
-    let err = block_on(msm.run_timed(ctx, &[([0; 6], [0; 6])], &[], &o, &now))
+    let o = RunOptions::default();
+    let err = run_canonical(msm, &[([0; 6], [0; 6])], &[], &o)
         .unwrap_err()
         .to_string();
     assert!(err.contains("1 points but 0 scalars"), "{err}");
     let r = GpuCurve::Bls12_377.scalar_modulus();
-    let err = block_on(msm.run_timed(
-        ctx,
-        &[([0; 6], [0; 6])],
-        &[[r[0], r[1], r[2], r[3]]],
-        &o,
-        &now,
-    ))
-    .unwrap_err()
-    .to_string();
+    let err = run_canonical(msm, &[([0; 6], [0; 6])], &[[r[0], r[1], r[2], r[3]]], &o)
+        .unwrap_err()
+        .to_string();
     assert!(err.contains("scalar 0"), "{err}");
     let p = fastmsm_mont::Field::Bls12_377Fq.params().modulus;
-    let err = block_on(msm.run_timed(
-        ctx,
+    let err = run_canonical(
+        msm,
         &[([0; 6], [0; 6]), ([0; 6], p)],
         &[[1, 0, 0, 0]; 2],
         &o,
-        &now,
-    ))
+    )
     .unwrap_err()
     .to_string();
     assert!(err.contains("point 1: y coordinate"), "{err}");
     // The GPU checks values batch by batch; the index it reports counts from the whole input.
-    let batched = MsmOptions {
+    let batched = RunOptions {
         max_binding_bytes: Some(300_000),
         window_bits: Some(2),
         chunk: Some(128),
@@ -586,43 +577,41 @@ fn rejects_bad_input() {
     let mut scalars = vec![[1, 0, 0, 0]; 1500];
     scalars[1300] = [r[0], r[1], r[2], r[3]];
     scalars[1400] = [r[0], r[1], r[2], r[3]];
-    let err = block_on(msm.run_timed(ctx, &points, &scalars, &batched, &now))
+    let err = run_canonical(msm, &points, &scalars, &batched)
         .unwrap_err()
         .to_string();
     assert!(err.contains("scalar 1300 is not below"), "{err}");
     points[1200].0 = p;
     points[700].1 = [u64::MAX; 6];
-    let err = block_on(msm.run_timed(ctx, &points, &scalars, &batched, &now))
+    let err = run_canonical(msm, &points, &scalars, &batched)
         .unwrap_err()
         .to_string();
     assert!(err.contains("point 700: y coordinate"), "{err}");
-    let err = block_on(msm.run_packed(ctx, &[0; 23], &[0; 8], &o, &now))
+    let err = block_on(msm.run_packed(ctx, &[0; 23], &[0; 8], &o))
         .unwrap_err()
         .to_string();
     assert!(err.contains("whole number of points"), "{err}");
-    let err = block_on(msm.run_timed(
-        ctx,
+    let err = run_canonical(
+        msm,
         &[],
         &[],
-        &MsmOptions {
+        &RunOptions {
             window_bits: Some(17),
             ..o
         },
-        &now,
-    ))
+    )
     .unwrap_err()
     .to_string();
     assert!(err.contains("window size 17"), "{err}");
-    let err = block_on(msm.run_timed(
-        ctx,
+    let err = run_canonical(
+        msm,
         &[([0; 6], [0; 6])],
         &[[1, 0, 0, 0]],
-        &MsmOptions {
+        &RunOptions {
             max_binding_bytes: Some(1024),
             ..o
         },
-        &now,
-    ))
+    )
     .unwrap_err()
     .to_string();
     assert!(err.contains("device allows at most 1024"), "{err}");
@@ -636,7 +625,7 @@ fn reduction_segment_counts() {
     let curve = GpuCurve::Bls12_377;
     let m = msm(curve, width(curve));
     for segments in [1, 2, 64, 512] {
-        let options = MsmOptions {
+        let options = RunOptions {
             window_bits: Some(10),
             segments: Some(segments),
             ..Default::default()
@@ -653,64 +642,14 @@ fn reduction_segment_counts() {
     assert_eq!(reduction_segments(&h200, 17, 1 << 14, false), 512);
     assert_eq!(reduction_segments(&h200, 2, 4, true), 4);
     for (bad, why) in [(3, "a power of two"), (1024, "up to the 512 buckets")] {
-        let options = MsmOptions {
+        let options = RunOptions {
             window_bits: Some(10),
             segments: Some(bad),
             ..Default::default()
         };
-        let err = block_on(m.run_timed(gpu(), &[], &[], &options, &|| 0.0))
+        let err = run_canonical(m, &[], &[], &options)
             .unwrap_err()
             .to_string();
         assert!(err.contains(why), "{bad}: {err}");
     }
-}
-
-/// The batch-affine SMVP (shaders/smvp_affine.wgsl) against arkworks on every pattern: the portable
-/// path (BN254 at its CI width) and the 64-bit one (BLS12-377 at 30 bits). The patterns give it its
-/// exceptional additions inside a batch: a point added to itself ("repeated point", "all-equal
-/// scalars"), P beside −P in one bucket, points at infinity, zero digits. Short chunks put runs
-/// across lanes (head slots and the combine) and several runs into one lane.
-///
-/// Lanes as long as the device allows: on lavapipe, whose loops stop after 65535 iterations per
-/// invocation (tests/loop_limit.rs), the plan bounds a lane's rounds (one Fermat inversion
-/// each); lanes of about 170 entries used to run past it and come out wrong.
-#[test]
-fn batch_affine_smvp() {
-    use fastmsm_gpu::msm::SmvpForm;
-    let form = fastmsm_gpu::calibrate::form_for(gpu());
-    let build = |curve: GpuCurve, bits: u32, lanes: u32| {
-        let smvp = SmvpForm::BatchAffine { lanes };
-        let m = block_on(GpuMsm::with_smvp(gpu(), curve, bits, form, smvp)).unwrap();
-        m.set_profile(calibrated(&m));
-        m
-    };
-    let chunked = |k: u32| MsmOptions {
-        chunk: Some(k),
-        ..Default::default()
-    };
-    let m = build(GpuCurve::Bn254, width(GpuCurve::Bn254), 8);
-    check::<ark_bn254::G1Affine>(&m, &[1, 2, 3, 100], &MsmOptions::default(), 60);
-    let windows = m.plan(gpu(), 1000, &MsmOptions::default()).unwrap().windows;
-    let longest = m
-        .loop_budget(gpu())
-        .and_then(|b| b.max_chunk(windows))
-        .unwrap_or(256);
-    for k in [2, 5, 16, 64, longest] {
-        check_patterns::<ark_bn254::G1Affine>(&m, &[5, 300, 1000], &chunked(k), 61 + k as u64, 300);
-    }
-    // The default plan on this device: as long as the loop limit allows.
-    check::<ark_bn254::G1Affine>(&m, &[4097], &MsmOptions::default(), 69);
-    gpu_int64();
-    let m = build(GpuCurve::Bls12_377, 30, 8);
-    check::<ark_bls12_377::G1Affine>(&m, &[1, 100], &MsmOptions::default(), 70);
-    check_patterns::<ark_bls12_377::G1Affine>(&m, &[5, 300], &chunked(3), 71, 300);
-    let edwards = SmvpForm::BatchAffine { lanes: 8 };
-    let err = block_on(GpuMsm::with_smvp(
-        gpu(),
-        GpuCurve::EdBls12_377,
-        16,
-        form,
-        edwards,
-    ));
-    assert!(err.err().unwrap().to_string().contains("twisted Edwards"));
 }

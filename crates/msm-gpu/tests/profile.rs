@@ -4,7 +4,7 @@
 
 use GpuCurve::{Bls12_377, Bls12_381, Bn254, EdBls12_377};
 use fastmsm_gpu::DeviceProfile;
-use fastmsm_gpu::msm::{GpuCurve, MsmOptions, Plan};
+use fastmsm_gpu::msm::{GpuCurve, Plan, RunOptions};
 use fastmsm_gpu::profile::{NAMES, Origin};
 use fastmsm_mont::Field;
 
@@ -179,7 +179,7 @@ const H200_PLANS: [(GpuCurve, u32, usize, u64, [usize; 7]); 160] = [
 
 fn plan(profile: &DeviceProfile, curve: GpuCurve, bits: u32, n: usize, limit: u64) -> Plan {
     let c = fastmsm_mont::limb_constants(curve.base_field().params(), bits).unwrap();
-    Plan::new(curve, &c, n, &MsmOptions::default(), limit, profile).unwrap()
+    Plan::new(curve, &c, n, &RunOptions::default(), limit, profile).unwrap()
 }
 
 #[test]
@@ -340,4 +340,58 @@ fn named_profiles_and_json() {
         let err = DeviceProfile::from_json(&v).unwrap_err().to_string();
         assert!(err.contains(why), "{key}: {err}");
     }
+}
+
+/// The default profile of an adapter, by its name: the data-centre GPUs tuned here, the two CPU
+/// adapters, and `portable` for anything else; compact kernels in a browser.
+#[test]
+fn named_profile_for_the_adapter() {
+    let mut info = fastmsm_gpu::testing::gpu().info.clone();
+    let mut named = |name: &str, backend: wgpu::Backend| {
+        info.name = name.into();
+        info.driver = String::new();
+        info.driver_info = String::new();
+        info.backend = backend;
+        info.device_type = match name {
+            "fallback" => wgpu::DeviceType::Cpu,
+            _ => wgpu::DeviceType::DiscreteGpu,
+        };
+        if name == "fallback" {
+            info.name = String::new();
+        }
+        let p = DeviceProfile::for_adapter(&info);
+        (p.name, p.kernel_form.name())
+    };
+    use wgpu::Backend::{BrowserWebGpu, Vulkan};
+    let expect = |name: &str, form: &'static str| (name.to_string(), form);
+    assert_eq!(
+        named("NVIDIA H100 80GB HBM3", Vulkan),
+        expect("h100", "unrolled")
+    );
+    assert_eq!(named("NVIDIA H200", Vulkan), expect("h200", "unrolled"));
+    assert_eq!(
+        named("llvmpipe (LLVM 19.1.7, 256 bits)", Vulkan),
+        expect("lavapipe", "unrolled")
+    );
+    assert_eq!(
+        named("AMD Radeon RX 7900", Vulkan),
+        expect("portable", "unrolled")
+    );
+    assert_eq!(
+        named("NVIDIA H100 80GB HBM3", BrowserWebGpu),
+        expect("h100", "compact")
+    );
+    assert_eq!(
+        named("Apple M3", BrowserWebGpu),
+        expect("portable", "compact")
+    );
+    // A browser's fallback adapter (Chromium's is SwiftShader) may give no name at all.
+    assert_eq!(
+        named("fallback", BrowserWebGpu),
+        expect("swiftshader", "compact")
+    );
+    assert_eq!(
+        named("SwiftShader Device (Subzero)", BrowserWebGpu),
+        expect("swiftshader", "compact")
+    );
 }

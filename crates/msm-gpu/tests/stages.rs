@@ -6,7 +6,7 @@
 //! num-bigint, independently of the host code.
 //!
 //! One compiled MSM per family, at the fewest limbs (BN254 at 32 bits, Ed-on-BLS12-377 at 29:
-//! tests/msm.rs builds the same pipelines, so a warm shader cache serves both), with one #[test]
+//! the msm tests build the same pipelines, so a warm shader cache serves both), with one #[test]
 //! each: on a cold lavapipe cache every build is about a minute of LLVM time.
 #![cfg(not(target_arch = "wasm32"))]
 
@@ -14,7 +14,7 @@ use ark_std::rand::{Rng, SeedableRng, rngs::StdRng};
 use fastmsm_curves::{Canonical, PrimeField, sw, te};
 use fastmsm_gpu::field::radix64_limb_bits;
 use fastmsm_gpu::msm::inspect::StageBuffers;
-use fastmsm_gpu::msm::{GpuCurve, GpuMsm, MsmOptions, pack_points, pack_scalars};
+use fastmsm_gpu::msm::{GpuCurve, GpuMsm, ProfileChoice, RunOptions, pack_points, pack_scalars};
 use fastmsm_gpu::testing::{block_on, gpu, gpu_int64};
 use fastmsm_msm::{Bn254G1, EdBls12_377G, MsmGroup, Scalar, cuzk, digits, reduce};
 use num_bigint::BigUint;
@@ -66,7 +66,11 @@ impl GpuGroup for EdBls12_377G {
 }
 
 fn big(v: &Canonical) -> BigUint {
-    BigUint::from_slice(&v.iter().flat_map(|&w| [w as u32, (w >> 32) as u32]).collect::<Vec<_>>())
+    BigUint::from_slice(
+        &v.iter()
+            .flat_map(|&w| [w as u32, (w >> 32) as u32])
+            .collect::<Vec<_>>(),
+    )
 }
 
 fn canonical(v: &BigUint) -> Canonical {
@@ -162,9 +166,14 @@ fn scalars(r: &Scalar, n: usize, rng: &mut StdRng) -> Vec<Scalar> {
 /// two entries per SMVP chunk (many chunks per bucket: several combine levels do work).
 fn check_stages<G: GpuGroup>(limb_bits: u32) {
     let ctx = gpu_int64();
-    let form = fastmsm_gpu::calibrate::form_for(gpu());
+    // The portable plan, in the product form this adapter's profile picks.
+    let form = fastmsm_gpu::DeviceProfile::for_adapter(&gpu().info).kernel_form;
     let clock = std::time::Instant::now();
-    let msm = block_on(GpuMsm::with_form(ctx, G::CURVE, limb_bits, form)).unwrap();
+    let build = GpuMsm::builder(G::CURVE)
+        .limb_bits(limb_bits)
+        .kernel_form(form)
+        .profile(ProfileChoice::Named("portable".into()));
+    let msm = block_on(build.build(ctx)).unwrap();
     eprintln!(
         "{} {limb_bits}-bit: pipelines built in {:.0} s",
         G::CURVE.name(),
@@ -182,15 +191,15 @@ fn check_stages<G: GpuGroup>(limb_bits: u32) {
     let coords: Vec<_> = points.iter().map(G::affine_coords).collect();
     let (packed_points, packed_scalars) = (pack_points(G::CURVE, &coords), pack_scalars(&scalars));
     for options in [
-        MsmOptions::default(),
-        MsmOptions {
+        RunOptions::default(),
+        RunOptions {
             window_bits: Some(5),
             chunk: Some(2),
             ..Default::default()
         },
     ] {
-        let got = block_on(msm.stage_buffers(ctx, &packed_points, &packed_scalars, &options))
-            .unwrap();
+        let got =
+            block_on(msm.stage_buffers(ctx, &packed_points, &packed_scalars, &options)).unwrap();
         compare::<G>(&msm, &got, &points, &coords, &scalars);
     }
 }
@@ -203,13 +212,22 @@ fn compare<G: GpuGroup>(
     scalars: &[Scalar],
 ) {
     let plan = &got.plan;
-    let name = format!("{} c={} K={}", G::CURVE.name(), plan.window_bits, plan.chunk);
+    let name = format!(
+        "{} c={} K={}",
+        G::CURVE.name(),
+        plan.window_bits,
+        plan.chunk
+    );
     let (n, windows, b) = (scalars.len(), plan.windows as usize, plan.buckets as usize);
     let limbs = Limbs::new(msm);
 
     let converted = limbs.values(&got.points, 2 * n, true);
     for (i, xy) in converted.chunks(2).enumerate() {
-        assert_eq!((xy[0], xy[1]), coords[i], "{name}: convert_points, point {i}");
+        assert_eq!(
+            (xy[0], xy[1]),
+            coords[i],
+            "{name}: convert_points, point {i}"
+        );
     }
 
     let digits: Vec<Vec<i32>> = scalars
@@ -219,11 +237,18 @@ fn compare<G: GpuGroup>(
     let mut window_sums = Vec::new();
     for j in 0..windows {
         let column: Vec<i32> = digits.iter().map(|d| d[j]).collect();
-        let gpu_column: Vec<i32> = got.digits[j * n..][..n].iter().map(|&w| cuzk::decode_digit(w)).collect();
+        let gpu_column: Vec<i32> = got.digits[j * n..][..n]
+            .iter()
+            .map(|&w| cuzk::decode_digit(w))
+            .collect();
         assert_eq!(gpu_column, column, "{name}: decompose, window {j}");
 
         let counts = &got.counts[j * (b + 1)..][..b + 1];
-        assert_eq!(counts, cuzk::bucket_counts(&column, b), "{name}: counts, window {j}");
+        assert_eq!(
+            counts,
+            cuzk::bucket_counts(&column, b),
+            "{name}: counts, window {j}"
+        );
 
         let csr = cuzk::transpose(&column, b);
         let row_ptr = &got.offsets[j * (b + 2)..][..b + 2];

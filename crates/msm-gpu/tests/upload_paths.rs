@@ -1,13 +1,12 @@
-//! Every way of sending the input to the GPU (`MsmOptions::upload`) gives arkworks' MSM, in one
+//! Every way of sending the input to the GPU (`RunOptions::upload`) gives arkworks' MSM, in one
 //! batch and in several (where the kept staging buffer is mapped again between batches), and the
-//! host trace records each upload call, submit and wait when stage timing is on (and nothing when
-//! it is off). The same `portable` BN254 compile as tests/api.rs, so a warm shader cache serves it.
+//! host trace records each upload call, submit and wait when asked for (and nothing otherwise).
+//! The same `portable` BN254 compile as the api tests, so a warm shader cache serves it.
 
 use ark_ec::{CurveGroup, VariableBaseMSM};
 use ark_ff::UniformRand;
-use fastmsm_gpu::calibrate::ProfileRequest;
 use fastmsm_gpu::msm::{
-    GpuCurve, GpuMsm, GpuMsmOptions, GpuPoint, MsmOptions, UploadPath, pack_points, pack_scalars,
+    GpuCurve, GpuMsm, GpuPoint, ProfileChoice, RunOptions, UploadPath, pack_points, pack_scalars,
 };
 use fastmsm_gpu::testing::{block_on, gpu};
 use rand::SeedableRng;
@@ -18,11 +17,8 @@ type G = ark_bn254::G1Projective;
 #[test]
 fn every_upload_path_matches_arkworks_and_is_traced() {
     let ctx = gpu();
-    let options = GpuMsmOptions {
-        profile: Some(ProfileRequest::Named("portable".into())),
-        ..Default::default()
-    };
-    let msm = block_on(GpuMsm::with_options(ctx, GpuCurve::Bn254, &options)).expect("compiles");
+    let build = GpuMsm::builder(GpuCurve::Bn254).profile(ProfileChoice::Named("portable".into()));
+    let msm = block_on(build.build(ctx)).expect("compiles");
     let n = 300;
     let mut rng = StdRng::seed_from_u64(5);
     let points: Vec<_> = (0..n).map(|_| G::rand(&mut rng).into_affine()).collect();
@@ -34,8 +30,6 @@ fn every_upload_path_matches_arkworks_and_is_traced() {
         .map(<ark_bn254::G1Affine as GpuPoint>::scalar_words)
         .collect();
     let (packed, packed_scalars) = (pack_points(GpuCurve::Bn254, &coords), pack_scalars(&words));
-    let clock = std::time::Instant::now();
-    let now = || clock.elapsed().as_secs_f64();
     for path in [
         UploadPath::Auto,
         UploadPath::WriteBuffer,
@@ -47,14 +41,14 @@ fn every_upload_path_matches_arkworks_and_is_traced() {
         for batch in [None, Some(128)] {
             for repeat in 0..2 {
                 let what = format!("{path:?}, batch {batch:?}, run {repeat}");
-                let options = MsmOptions {
+                let options = RunOptions {
                     upload: path,
                     batch,
-                    stage_timing: true,
+                    host_trace: true,
                     wait_after_upload: repeat == 1,
                     ..Default::default()
                 };
-                let out = block_on(msm.run_packed(ctx, &packed, &packed_scalars, &options, &now))
+                let out = block_on(msm.run_packed(ctx, &packed, &packed_scalars, &options))
                     .unwrap_or_else(|e| panic!("{what}: {e}"));
                 let got = <ark_bn254::G1Affine as GpuPoint>::output(out.result);
                 assert_eq!(got, Some(expected), "{what}");
@@ -94,7 +88,6 @@ fn every_upload_path_matches_arkworks_and_is_traced() {
         }
     }
     let quiet =
-        block_on(msm.run_packed(ctx, &packed, &packed_scalars, &MsmOptions::default(), &now))
-            .unwrap();
-    assert!(quiet.host_trace.is_empty(), "no trace without stage timing");
+        block_on(msm.run_packed(ctx, &packed, &packed_scalars, &RunOptions::default())).unwrap();
+    assert!(quiet.host_trace.is_empty(), "no trace unless asked for");
 }

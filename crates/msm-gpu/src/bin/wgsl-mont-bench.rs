@@ -1,8 +1,8 @@
-//! Native benchmark of the WGSL Montgomery product (`fastmsm_gpu::experiments::mont_throughput`,
-//! built with `--features experiments`): for every requested field × limb width × workgroup size
+//! Native benchmark of the WGSL Montgomery product (`fastmsm_gpu::bench::mont_throughput`,
+//! built with `--features bench`): for every requested field × limb width × workgroup size
 //! on the best wgpu adapter, `threads` invocations each run `iterations` dependent products;
 //! pipelines are built and warmed up before timing and a sample of every run is checked against
-//! the CPU twin in the same run. Writes results JSON (DESIGN.md schema).
+//! the CPU twin in the same run. Writes results JSON (the schema of benches/README.md).
 //!
 //! usage: wgsl-mont-bench [--threads N] [--iterations N] [--reps N] [--fields a,b] [--widths 12,13]
 //!                        [--workgroup-sizes 64,256] [--commit C] [--date D] --out FILE
@@ -10,7 +10,7 @@
 use std::time::Instant;
 
 use fastmsm_gpu::GpuContext;
-use fastmsm_gpu::experiments::mont_throughput::chain_throughput;
+use fastmsm_gpu::bench::mont_throughput::chain_throughput;
 use fastmsm_gpu::field::{WORKGROUP_SIZE, supported_limb_widths};
 use fastmsm_gpu::testing::block_on;
 use fastmsm_mont::Field;

@@ -180,7 +180,7 @@ impl Binding {
         self as u32
     }
 
-    /// Whether only the batch-affine SMVP's module declares it (shaders/smvp_affine.wgsl).
+    /// Whether only the batch-affine SMVP's module declares it (shaders/experiments/smvp_affine.wgsl).
     pub const fn batch_affine_only(self) -> bool {
         matches!(self, Binding::BucketSums | Binding::LaneValues)
     }

@@ -6,13 +6,11 @@ use fastmsm_curves::te::TeCurve;
 use fastmsm_curves::{Bls12_377, Bls12_381, Bn254, Canonical, EdBls12_377, PrimeField};
 use fastmsm_mont::{Field, LimbConstants};
 
-use crate::field::{FIELD_FUNCTIONS, field_constants_in};
+use crate::field::field_constants_in;
 use crate::mont_wgsl::KernelForm;
+use crate::shaders::{CURVE_SW, CURVE_TE, FIELD as FIELD_FUNCTIONS, MSM as MSM_STAGES};
 use crate::{GpuError, wgsl};
 
-const MSM_STAGES: &str = include_str!("../../../../shaders/msm.wgsl");
-const CURVE_SW: &str = include_str!("../../../../shaders/curve_sw.wgsl");
-const CURVE_TE: &str = include_str!("../../../../shaders/curve_te.wgsl");
 /// Invocations per workgroup of every stage except `prefix` (which uses 256, fixed in the shader).
 pub const WORKGROUP_SIZE: u32 = 64;
 
@@ -105,41 +103,42 @@ pub fn shader_source_in(
     constants: &LimbConstants,
     form: KernelForm,
 ) -> Result<String, GpuError> {
+    module_source(curve, constants, form, MixedAdd::for_limbs(constants), &[])
+}
+
+/// The module with the SMVP's mixed addition in `mixed`, and `extra` WGSL templates (filled in
+/// with the same constants) after the stages: the experiments' forms.
+pub(crate) fn module_source(
+    curve: GpuCurve,
+    constants: &LimbConstants,
+    form: KernelForm,
+    mixed: MixedAdd,
+    extra: &[&str],
+) -> Result<String, GpuError> {
     let mut values = field_constants_in(constants, form);
     values.push(("WORKGROUP_SIZE", WORKGROUP_SIZE.to_string()));
     values.push(("COORD_WORDS", curve.coord_words().to_string()));
     values.push(("POINT_ACCESSORS", point_accessors()));
-    let list = |words: Vec<u32>| {
-        words
-            .iter()
-            .map(|w| format!("{w}u"))
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
-    values.push((
-        "P_WORDS",
-        list(super::words32(
-            &curve.base_field().params().modulus,
-            curve.coord_words(),
-        )),
-    ));
-    values.push(("R_WORDS", list(super::words32(&curve.scalar_modulus(), 8))));
+    let modulus = &curve.base_field().params().modulus;
+    values.push(("P_WORDS", super::words32_list(modulus, curve.coord_words())));
+    values.push(("R_WORDS", super::words32_list(&curve.scalar_modulus(), 8)));
     let curve_src = if curve.is_edwards() {
         values.push(("TE_K_MONT", edwards_k_limbs(constants)));
         CURVE_TE
     } else {
-        let mixed = MixedAdd::for_limbs(constants).wgsl_suffix();
-        values.push(("MIXED_ADD", mixed.into()));
+        values.push(("MIXED_ADD", mixed.wgsl_suffix().into()));
         values.push((
             "POINT_ADD",
             GeneralAdd::for_limbs(constants).wgsl_suffix().into(),
         ));
         CURVE_SW
     };
-    let source = wgsl::render(
-        &format!("{FIELD_FUNCTIONS}\n{curve_src}\n{MSM_STAGES}"),
-        &values,
-    )?;
+    let mut template = format!("{FIELD_FUNCTIONS}\n{curve_src}\n{MSM_STAGES}");
+    for more in extra {
+        template.push('\n');
+        template.push_str(more);
+    }
+    let source = wgsl::render(&template, &values)?;
     Ok(wgsl::unroll_fixed_loops(&source, constants.limbs))
 }
 
@@ -152,7 +151,8 @@ pub const ADD_STEPS: u32 = 14;
 /// How the SMVP's mixed addition is laid out in the shader (curve_sw.wgsl): the same products,
 /// either all inlined or one per iteration of a loop through a single Montgomery product; the
 /// stepped loop reads the input point before it starts (by value) or coordinate by coordinate.
-/// The forms no rule picks are experiments (cargo feature `experiments`).
+/// The forms no rule picks are experiments (cargo feature `experiments`; their WGSL is in
+/// shaders/experiments/curve_sw_forms.wgsl).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MixedAdd {
     /// Every product written out in line.

@@ -2,9 +2,9 @@
 //! stage with its CPU reference (`fastmsm_msm::cuzk`, `tests/stages.rs`). Hidden from the
 //! documentation: a test hook, not part of the API.
 
-use super::run::{BatchPoints, Resources, Run};
-use super::{GpuMsm, MsmOptions, Plan, TimingSource, bad_coordinate, check_shape};
 use super::contract::Binding;
+use super::run::{BatchPoints, Resources, Run};
+use super::{GpuMsm, Plan, RunOptions, TimingSource, bad_coordinate, check_shape};
 use crate::transfer::read_many;
 use crate::{GpuContext, GpuError};
 
@@ -40,7 +40,7 @@ impl GpuMsm {
         ctx: &GpuContext,
         points: &[u32],
         scalars: &[u32],
-        options: &MsmOptions,
+        options: &RunOptions,
     ) -> Result<StageBuffers, GpuError> {
         let n = check_shape(self.curve, points, scalars)?;
         let plan = self.plan(ctx, n, options)?;
@@ -65,9 +65,14 @@ impl GpuMsm {
             (Binding::Entries, windows * n),
             (Binding::Buckets, windows * (buckets + 1) * point_words),
         ];
-        let sources: Vec<_> = layout.iter().map(|&(b, words)| (res.buffer(b), words)).collect();
+        let sources: Vec<_> = layout
+            .iter()
+            .map(|&(b, words)| (res.buffer(b), words))
+            .collect();
         let mut words = read_many(ctx, &sources).await?;
-        let mut parts = layout.iter().map(|&(_, len)| words.drain(..len).collect::<Vec<u32>>());
+        let mut parts = layout
+            .iter()
+            .map(|&(_, len)| words.drain(..len).collect::<Vec<u32>>());
         let mut next = || parts.next().expect("one part per buffer");
         let (points, digits, counts, offsets, entries, buckets) =
             (next(), next(), next(), next(), next(), next());

@@ -9,7 +9,6 @@
 //! kernels run (the host unrolls every loop over limbs, `wgsl::unroll_fixed_loops`, so the loops
 //! left are the kernels' own, the stepped additions' and the compact product's rows).
 
-use super::affine::SmvpForm;
 use super::plan::FAN_IN;
 use crate::mont_wgsl::{KernelForm, product_loop_iterations};
 use fastmsm_mont::LimbConstants;
@@ -34,17 +33,18 @@ pub struct LoopBudget {
 }
 
 impl LoopBudget {
-    /// The budget of the MSM compiled for `constants` in `form` with the SMVP in `smvp`, on a
-    /// device whose loops stop after `limit` iterations.
-    pub fn new(limit: u32, constants: &LimbConstants, form: KernelForm, smvp: SmvpForm) -> Self {
+    /// The budget of the MSM compiled for `constants` in `form` with `lanes` chunks per level-0
+    /// SMVP invocation (1: the projective SMVP; more: the batch-affine experiment), on a device
+    /// whose loops stop after `limit` iterations.
+    pub fn new(limit: u32, constants: &LimbConstants, form: KernelForm, lanes: u32) -> Self {
         let product = 1 + product_loop_iterations(constants, form);
         let per_addition = ADDITION_PRODUCTS * product + 2;
-        let per_smvp_step = match smvp {
-            SmvpForm::Projective => 1 + per_addition,
+        let per_smvp_step = match lanes {
+            1 => 1 + per_addition,
             // A round: every lane's forward step (one product) and backward step (at most twelve
             // products), and one inversion by Fermat: a square, and a multiply where the bit is
             // set, for every bit of p − 2.
-            SmvpForm::BatchAffine { lanes } => {
+            lanes => {
                 let inversion = 2 * constants.barrett_n * product;
                 lanes * (2 + 13 * product) + inversion + 2
             }
@@ -53,7 +53,7 @@ impl LoopBudget {
             limit,
             per_addition,
             per_smvp_step,
-            smvp_setup_per_window: 2 + smvp.lanes(),
+            smvp_setup_per_window: 2 + lanes,
         }
     }
 

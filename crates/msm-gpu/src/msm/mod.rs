@@ -1,8 +1,20 @@
 //! The GPU MSM: host side of `shaders/msm.wgsl` (stages listed there). One code path for every
 //! curve and for native wgpu and WebGPU in the browser: the field functions, the curve formulas and
 //! the stages are assembled into one module per (curve, limb width), with constants from Rust.
+//!
+//! A [`GpuMsm`] is built once per curve ([`GpuMsm::builder`]: limb width, kernel form and device
+//! profile, all fixed from then on) and answers four calls, each through the same checks:
+//!
+//! * [`GpuMsm::run`]: typed points and scalars ([`GpuPoint`]: ours, and arkworks' with `ark`);
+//! * [`GpuMsm::run_packed`]: the packed 32-bit layout ([`pack_points`], [`pack_scalars`]);
+//! * [`GpuMsm::run_resident`]: against bases kept on the device ([`GpuMsm::upload_bases`]);
+//! * [`GpuMsm::run_batch`]: many MSMs, each with its own points (host or resident) and scalars.
+//!
+//! Every call takes [`RunOptions`] (plan overrides, stage timing, the host's trace) and returns an
+//! [`MsmOutput`]: the result and how it was computed.
 
-pub mod affine;
+mod batch;
+pub mod build;
 pub mod combine;
 pub mod contract;
 pub mod curve;
@@ -18,13 +30,14 @@ mod trace;
 mod upload;
 
 use fastmsm_curves::Canonical;
-use fastmsm_mont::{LimbConstants, limb_constants};
+use fastmsm_mont::LimbConstants;
 
-pub use affine::SmvpForm;
+pub use batch::{BatchMsm, Points};
+pub use build::{GpuMsmBuilder, ProfileChoice, Progress};
 pub use combine::AffineOut;
 pub use curve::{GeneralAdd, GpuCurve, MixedAdd, WORKGROUP_SIZE, shader_source, shader_source_in};
 pub use plan::{Plan, SmvpPass, default_window_bits, reduction_segments};
-pub use points::{GpuMsmOptions, GpuPoint};
+pub use points::{GpuPoint, Layout};
 pub use resident::Bases;
 pub use stage::Stage;
 pub use trace::HostSpan;
@@ -36,15 +49,14 @@ use crate::{GpuContext, GpuError};
 use run::{BatchPoints, Resources, Run};
 use std::sync::Mutex;
 
-/// Choices a caller may make; the defaults suit any device.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct MsmOptions {
+/// Choices for one call; the defaults suit any device. The plan's fields override what the
+/// device profile would choose; the others say what to measure.
+#[derive(Clone, Copy, Debug)]
+pub struct RunOptions {
     /// Window size c (default: from n, see [`default_window_bits`]).
     pub window_bits: Option<u32>,
     /// Bind no buffer larger than this (default: the device's limit). Small values force batching.
     pub max_binding_bytes: Option<u64>,
-    /// Time every stage. With GPU timestamps this is free; without, the host waits after each stage.
-    pub stage_timing: bool,
     /// Entries per SMVP invocation when every window is full, K ≥ 2 (default: one wave of
     /// invocations per batch, [`DeviceProfile::smvp_wave`]; the GPU lowers it when the scalars
     /// leave windows part-empty).
@@ -53,9 +65,9 @@ pub struct MsmOptions {
     /// the profile's reduction budget across all windows, see [`reduction_segments`]).
     pub segments: Option<u32>,
     /// Points per batch, a multiple of 64 when below n (default: natively, from the profile's
-    /// `two_batches_from` points, a quarter of them first and the rest in a second batch, else one batch; fewer points per
-    /// batch where the binding limit requires). Natively, the host's copy of one batch's input
-    /// overlaps the GPU's work on the batch before it.
+    /// `two_batches_from` points, a quarter of them first and the rest in a second batch, else one
+    /// batch; fewer points per batch where the binding limit requires). Natively, the host's copy
+    /// of one batch's input overlaps the GPU's work on the batch before it.
     pub batch: Option<usize>,
     /// Points in the first batch, a multiple of 64 below n and not above the batch size (default:
     /// as many as the others, or the quarter above). With it and no `batch`, the rest goes in one
@@ -64,9 +76,36 @@ pub struct MsmOptions {
     /// How the input reaches the GPU (default: a kept staging buffer natively, `writeBuffer` in
     /// the browser).
     pub upload: UploadPath,
-    /// A diagnostic: after each batch's upload, wait until the GPU has it, so that
-    /// [`MsmOutput::host_trace`] shows when the input arrived. Adds a round trip per batch.
+    /// Time every stage ([`MsmOutput::stages`]). With GPU timestamps this is free; without, the
+    /// host waits after each stage.
+    pub stage_timing: bool,
+    /// Record the host's timeline ([`MsmOutput::host_trace`]): each upload call, submit, wait and
+    /// map.
+    pub host_trace: bool,
+    /// A diagnostic: after each batch's upload, wait until the GPU has it, so that the host's
+    /// trace shows when the input arrived. Adds a round trip per batch.
     pub wait_after_upload: bool,
+    /// The clock of [`MsmOutput::host`] and the trace, in seconds (default: a monotonic clock
+    /// natively, `Date.now()` in WebAssembly; a page passes `performance.now()`).
+    pub clock: fn() -> f64,
+}
+
+impl Default for RunOptions {
+    fn default() -> Self {
+        Self {
+            window_bits: None,
+            max_binding_bytes: None,
+            chunk: None,
+            segments: None,
+            batch: None,
+            first_batch: None,
+            upload: UploadPath::default(),
+            stage_timing: false,
+            host_trace: false,
+            wait_after_upload: false,
+            clock: crate::clock::seconds,
+        }
+    }
 }
 
 /// Where stage times come from.
@@ -80,11 +119,12 @@ pub enum TimingSource {
     None,
 }
 
-/// One MSM's answer and how it was computed.
+/// One MSM's answer and how it was computed. `T` is the answer's type: the point type's output
+/// for typed points ([`GpuPoint::Output`]), [`AffineOut`] for packed ones.
 #[derive(Clone, Debug)]
-pub struct MsmOutput {
-    /// Σ kᵢ·Pᵢ as canonical affine coordinates (or the identity).
-    pub result: AffineOut,
+pub struct MsmOutput<T = AffineOut> {
+    /// Σ kᵢ·Pᵢ.
+    pub result: T,
     /// The plan the MSM ran with: window size, batches, chunk, segments.
     pub plan: Plan,
     /// Where [`MsmOutput::stages`] came from.
@@ -92,16 +132,34 @@ pub struct MsmOutput {
     /// Seconds per stage, summed over batches (fold: over levels), in pipeline order.
     pub stages: Vec<(Stage, f64)>,
     /// Host clock, seconds: `validate` (input shape), `setup` (buffers and parameters, unless the
-    /// last MSM had the same plan), `gpu` (from the first upload to the read-back of the window
-    /// sums, checks and stage times: the stages above plus transfers and waits), `combine`
-    /// (Horner on the CPU).
+    /// last MSM had the same plan), `upload` (the host's part of the input copy), `gpu` (from the
+    /// first upload to the read-back of the window sums, checks and stage times, less the
+    /// upload), `combine` (Horner on the CPU).
     pub host: Vec<(&'static str, f64)>,
-    /// With stage timing: the host's timeline, seconds from the MSM's start: each upload call,
-    /// submit, wait and map, then the error check and the combine (empty otherwise).
+    /// With [`RunOptions::host_trace`]: the host's timeline, seconds from the MSM's start (empty
+    /// otherwise).
     pub host_trace: Vec<HostSpan>,
 }
 
-/// Compiled stages for one (curve, limb width).
+impl<T> MsmOutput<T> {
+    /// The same output with the answer converted by `f`.
+    fn try_map<U>(
+        self,
+        f: impl FnOnce(T) -> Result<U, GpuError>,
+    ) -> Result<MsmOutput<U>, GpuError> {
+        Ok(MsmOutput {
+            result: f(self.result)?,
+            plan: self.plan,
+            timing: self.timing,
+            stages: self.stages,
+            host: self.host,
+            host_trace: self.host_trace,
+        })
+    }
+}
+
+/// Compiled stages for one (curve, limb width), and the device profile its default plans come
+/// from. Built by [`GpuMsm::builder`]; nothing about it changes afterwards.
 pub struct GpuMsm {
     /// The curve the stages were compiled for.
     pub curve: GpuCurve,
@@ -110,165 +168,54 @@ pub struct GpuMsm {
     pub constants: LimbConstants,
     /// How the kernels were generated.
     pub form: KernelForm,
-    /// How the SMVP adds each bucket's points.
-    pub smvp: SmvpForm,
+    /// Chunks each level-0 SMVP invocation takes: 1, or the lanes of the batch-affine experiment.
+    pub(crate) lanes: u32,
     /// Per stage of [`GpuMsm::stages`], in its order: its pipeline and the bind-group layout of its
     /// bindings.
     pipelines: Vec<(wgpu::ComputePipeline, wgpu::BindGroupLayout)>,
     /// Device buffers of the last plan run, reused by the next MSM with the same plan (taken out
     /// while an MSM runs, so concurrent MSMs never share them).
     resources: Mutex<Option<Resources>>,
-    /// What the default plan knows about the device ([`GpuMsm::set_profile`]).
-    profile: Mutex<DeviceProfile>,
+    /// What the default plan knows about the device.
+    profile: DeviceProfile,
 }
 
 impl GpuMsm {
-    /// Compiles every stage at `limb_bits`-bit limbs, with the `portable` profile until one is set
-    /// ([`GpuMsm::set_profile`]). [`GpuMsm::new`] picks the width and the profile for the device.
-    pub async fn with_limb_bits(
-        ctx: &GpuContext,
-        curve: GpuCurve,
-        limb_bits: u32,
-    ) -> Result<Self, GpuError> {
-        Self::with_form(ctx, curve, limb_bits, KernelForm::Unrolled).await
+    /// The device profile the default plan uses, fixed when the MSM was built.
+    pub fn profile(&self) -> &DeviceProfile {
+        &self.profile
     }
 
-    /// As [`GpuMsm::with_limb_bits`], with the kernels generated in `form` (a device profile's choice).
-    pub async fn with_form(
-        ctx: &GpuContext,
-        curve: GpuCurve,
-        limb_bits: u32,
-        form: KernelForm,
-    ) -> Result<Self, GpuError> {
-        Self::build(ctx, curve, limb_bits, form, &|s| s).await
-    }
-
-    /// As [`GpuMsm::with_form`], with the SMVP in `smvp` (short Weierstrass curves only for the
-    /// batch-affine form).
-    pub async fn with_smvp(
-        ctx: &GpuContext,
-        curve: GpuCurve,
-        limb_bits: u32,
-        form: KernelForm,
-        smvp: SmvpForm,
-    ) -> Result<Self, GpuError> {
-        Self::build_with(ctx, curve, limb_bits, form, smvp, &|s| s).await
-    }
-
-    /// Compiles every stage from the assembled source passed through `edit` (the identity but
-    /// for experiments, `crate::experiments`).
-    pub(crate) async fn build(
-        ctx: &GpuContext,
-        curve: GpuCurve,
-        limb_bits: u32,
-        form: KernelForm,
-        edit: &dyn Fn(String) -> String,
-    ) -> Result<Self, GpuError> {
-        Self::build_with(ctx, curve, limb_bits, form, SmvpForm::Projective, edit).await
-    }
-
-    async fn build_with(
-        ctx: &GpuContext,
-        curve: GpuCurve,
-        limb_bits: u32,
-        form: KernelForm,
-        smvp: SmvpForm,
-        edit: &dyn Fn(String) -> String,
-    ) -> Result<Self, GpuError> {
-        crate::field::check_limb_bits(ctx, limb_bits)?;
-        check_limits(ctx)?;
-        let constants = limb_constants(curve.base_field().params(), limb_bits)
-            .map_err(|e| GpuError::Input(e.to_string()))?;
-        let source = edit(affine::shader_source_for(curve, &constants, form, smvp)?);
-        let scope = ctx.device.push_error_scope(wgpu::ErrorFilter::Validation);
-        let module = ctx
-            .device
-            .create_shader_module(wgpu::ShaderModuleDescriptor {
-                label: Some("msm"),
-                source: wgpu::ShaderSource::Wgsl(source.into()),
-            });
-        let pipelines = Self::stages_of(smvp)
-            .iter()
-            .map(|&stage| {
-                let entries: Vec<_> = stage.bindings().iter().map(|b| b.layout_entry()).collect();
-                let label = Some(stage.entry_point());
-                let layout =
-                    ctx.device
-                        .create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-                            label,
-                            entries: &entries,
-                        });
-                let pipeline_layout =
-                    ctx.device
-                        .create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-                            label,
-                            bind_group_layouts: &[Some(&layout)],
-                            immediate_size: 0,
-                        });
-                let pipeline =
-                    ctx.device
-                        .create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-                            label,
-                            layout: Some(&pipeline_layout),
-                            module: &module,
-                            entry_point: label,
-                            compilation_options: Default::default(),
-                            cache: None,
-                        });
-                (pipeline, layout)
-            })
-            .collect();
-        if let Some(error) = scope.pop().await {
-            return Err(GpuError::Validation(format!(
-                "MSM shaders for {}: {error}",
-                curve.name()
-            )));
-        }
-        Ok(Self {
-            curve,
-            constants,
-            form,
-            smvp,
-            pipelines,
+    /// The same compiled stages planning with `profile` instead: a new value, sharing the
+    /// pipelines (nothing is compiled). The limb width and kernel form stay those compiled.
+    pub fn with_profile(&self, profile: DeviceProfile) -> GpuMsm {
+        GpuMsm {
+            curve: self.curve,
+            constants: self.constants.clone(),
+            form: self.form,
+            lanes: self.lanes,
+            pipelines: self.pipelines.clone(),
             resources: Mutex::new(None),
-            profile: Mutex::new(DeviceProfile::fallback(
-                "not calibrated (see fastmsm_gpu::calibrate::prepare)",
-            )),
-        })
-    }
-
-    /// The device profile the default plan uses: `portable` until a caller sets one, which
-    /// [`crate::calibrate::prepare`] does with a calibrated, cached or named profile.
-    pub fn profile(&self) -> DeviceProfile {
-        self.profile
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .clone()
-    }
-
-    /// Replaces the device profile the default plan reads; later MSMs plan with it.
-    pub fn set_profile(&self, profile: DeviceProfile) {
-        *self.profile.lock().unwrap_or_else(|e| e.into_inner()) = profile;
+            profile,
+        }
     }
 
     /// The plan an MSM of `n` points would run with `options` on this device.
-    pub fn plan(&self, ctx: &GpuContext, n: usize, options: &MsmOptions) -> Result<Plan, GpuError> {
+    pub fn plan(&self, ctx: &GpuContext, n: usize, options: &RunOptions) -> Result<Plan, GpuError> {
         let limit = options
             .max_binding_bytes
             .unwrap_or(u64::MAX)
             .min(ctx.limits.max_storage_buffer_binding_size)
             .min(ctx.limits.max_buffer_size);
-        let profile = self.profile.lock().unwrap_or_else(|e| e.into_inner());
-        let loops = self.loop_budget(ctx);
-        Plan::with_smvp(
+        Plan::with_lanes(
             self.curve,
             &self.constants,
             n,
             options,
             limit,
-            &profile,
-            self.smvp,
-            loops,
+            &self.profile,
+            self.lanes,
+            self.loop_budget(ctx),
         )
     }
 
@@ -276,76 +223,105 @@ impl GpuMsm {
     /// cut short ([`crate::GpuContext::loop_limit`]).
     pub fn loop_budget(&self, ctx: &GpuContext) -> Option<loops::LoopBudget> {
         ctx.loop_limit
-            .map(|l| loops::LoopBudget::new(l, &self.constants, self.form, self.smvp))
+            .map(|l| loops::LoopBudget::new(l, &self.constants, self.form, self.lanes))
     }
 
-    /// The stages compiled for an SMVP form: [`Stage::ALL`], and the batch-affine ones after them.
-    fn stages_of(smvp: SmvpForm) -> Vec<Stage> {
-        let affine = matches!(smvp, SmvpForm::BatchAffine { .. });
-        let extra = if affine {
-            &Stage::BATCH_AFFINE[..]
-        } else {
-            &[]
-        };
-        Stage::ALL.iter().chain(extra).copied().collect()
+    /// The stages compiled for `lanes` chunks per level-0 SMVP invocation: [`Stage::ALL`], and
+    /// the batch-affine experiment's after them.
+    fn stages_of(lanes: u32) -> Vec<Stage> {
+        #[cfg(feature = "experiments")]
+        if lanes > 1 {
+            return Stage::ALL
+                .iter()
+                .chain(&Stage::BATCH_AFFINE)
+                .copied()
+                .collect();
+        }
+        let _ = lanes;
+        Stage::ALL.to_vec()
     }
 
     fn pipeline(&self, stage: Stage) -> &(wgpu::ComputePipeline, wgpu::BindGroupLayout) {
         // Self::stages_of's order, without building the list on every pass.
-        let all = Stage::ALL.len();
-        let i = Stage::ALL.iter().position(|&s| s == stage).or_else(|| {
+        let i = Stage::ALL.iter().position(|&s| s == stage);
+        #[cfg(feature = "experiments")]
+        let i = i.or_else(|| {
             let affine = Stage::BATCH_AFFINE.iter().position(|&s| s == stage)?;
-            Some(all + affine).filter(|&i| i < self.pipelines.len())
+            Some(Stage::ALL.len() + affine).filter(|&i| i < self.pipelines.len())
         });
         &self.pipelines[i.expect("the stage is compiled for this SMVP form")]
     }
 
-    /// Σ kᵢ·Pᵢ from canonical affine points ((0, 0) is the short-Weierstrass identity; the Edwards
-    /// identity is (0, 1)) and scalars below r, with options and a clock for the stage times.
-    /// Packs the input and calls [`GpuMsm::run_packed`]. For typed points, [`GpuMsm::msm`].
-    pub async fn run_timed(
+    /// `Σ scalars[i]·points[i]` over typed points: ours or arkworks' ([`GpuPoint`]). Every point
+    /// is checked on the curve ([`GpuError::PointNotOnCurve`]), the GPU checks scalars below r
+    /// ([`GpuError::ScalarOutOfRange`]).
+    ///
+    /// ```no_run
+    /// use ark_bn254::{Fr, G1Affine, G1Projective};
+    /// use fastmsm_gpu::GpuContext;
+    /// use fastmsm_gpu::msm::{GpuCurve, GpuMsm, RunOptions};
+    ///
+    /// # async fn prove(bases: &[G1Affine], scalars: &[Fr]) -> Result<(), fastmsm_gpu::GpuError> {
+    /// let ctx = GpuContext::new().await?;
+    /// let gpu = GpuMsm::builder(GpuCurve::Bn254).build(&ctx).await?;
+    /// let commitment: G1Projective = gpu.run(&ctx, bases, scalars, &RunOptions::default()).await?.result;
+    /// # Ok(()) }
+    /// ```
+    pub async fn run<A: GpuPoint>(
         &self,
         ctx: &GpuContext,
-        points: &[(Canonical, Canonical)],
-        scalars: &[[u64; 4]],
-        options: &MsmOptions,
-        now: &dyn Fn() -> f64,
-    ) -> Result<MsmOutput, GpuError> {
-        self.run_packed(
-            ctx,
-            &pack_points(self.curve, points),
-            &pack_scalars(scalars),
-            options,
-            now,
-        )
-        .await
+        points: &[A],
+        scalars: &[A::Scalar],
+        options: &RunOptions,
+    ) -> Result<MsmOutput<A::Output>, GpuError> {
+        self.run_host(ctx, points, scalars, options).await
     }
 
     /// The MSM over packed input: per point, x then y as little-endian 32-bit words
-    /// ([`GpuCurve::coord_words`] each); per scalar, 8 little-endian words. Points must be on the
-    /// curve (callers such as the CLI check); coordinates ≥ p and scalars ≥ r are rejected (the
-    /// GPU checks them while it converts the input and reports the first of each).
+    /// ([`GpuCurve::coord_words`] each; the identity as (0, 0) in short Weierstrass form, (0, 1)
+    /// in twisted Edwards form); per scalar, 8 little-endian words ([`pack_points`],
+    /// [`pack_scalars`]). The points must be on the curve (packed, they are not checked there);
+    /// coordinates ≥ p and scalars ≥ r are refused, by index (the GPU checks them while it
+    /// converts the input).
     pub async fn run_packed(
         &self,
         ctx: &GpuContext,
         points: &[u32],
         scalars: &[u32],
-        options: &MsmOptions,
-        now: &dyn Fn() -> f64,
+        options: &RunOptions,
     ) -> Result<MsmOutput, GpuError> {
-        self.run_from(ctx, Source::Packed(points), scalars, options, now)
-            .await
+        self.run_host(ctx, points, scalars, options).await
     }
 
-    /// The MSM of `points` (packed, or resident on the device) and packed `scalars`.
+    /// The MSM of host points in either layout: checked and packed, then [`GpuMsm::run_from`].
+    async fn run_host<L: Layout>(
+        &self,
+        ctx: &GpuContext,
+        points: &[L],
+        scalars: &[L::Scalar],
+        options: &RunOptions,
+    ) -> Result<MsmOutput<L::Output>, GpuError> {
+        let now = options.clock;
+        let start = now();
+        let (points, scalars) = L::pack(self.curve, points, scalars)?;
+        let checked = now() - start;
+        let mut out = self
+            .run_from(ctx, Source::Packed(&points), &scalars, options)
+            .await?;
+        out.host[0].1 += checked;
+        out.try_map(L::output)
+    }
+
+    /// The one path every call takes: checks the shape of the packed input, plans, runs the
+    /// batches, and reports the GPU's input checks by index before any result.
     async fn run_from(
         &self,
         ctx: &GpuContext,
         points: Source<'_>,
         scalars: &[u32],
-        options: &MsmOptions,
-        now: &dyn Fn() -> f64,
+        options: &RunOptions,
     ) -> Result<MsmOutput, GpuError> {
+        let now: &dyn Fn() -> f64 = &options.clock;
         let mut host = Vec::new();
         let mut clock = now();
         let origin = clock;
@@ -382,7 +358,7 @@ impl GpuMsm {
         let scope = ctx.device.push_error_scope(wgpu::ErrorFilter::Validation);
         let timestamps = timing == TimingSource::GpuTimestamps;
         let resources = self.take_resources(ctx, &plan, timestamps);
-        let trace = trace::Trace::new(now, origin, options.stage_timing);
+        let trace = trace::Trace::new(now, origin, options.host_trace);
         let mut run = Run::new(ctx, self, resources, timing, now).with_host(
             trace,
             options.upload,
@@ -543,7 +519,16 @@ pub(crate) fn words32(v: &Canonical, count: usize) -> Vec<u32> {
         .collect()
 }
 
-/// Packs canonical affine coordinates into the little-endian words `run_packed` takes.
+/// The low `count` 32-bit words of `v` as a WGSL list (`1u, 2u, …`).
+pub(crate) fn words32_list(v: &Canonical, count: usize) -> String {
+    words32(v, count)
+        .iter()
+        .map(|w| format!("{w}u"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Packs canonical affine coordinates into the little-endian words [`GpuMsm::run_packed`] takes.
 pub fn pack_points(curve: GpuCurve, points: &[(Canonical, Canonical)]) -> Vec<u32> {
     let words = curve.coord_words();
     points
@@ -554,7 +539,7 @@ pub fn pack_points(curve: GpuCurve, points: &[(Canonical, Canonical)]) -> Vec<u3
 }
 
 /// Packs scalars (four little-endian u64 words, below r) into the eight little-endian u32 words
-/// per scalar that `run_packed` takes.
+/// per scalar that [`GpuMsm::run_packed`] takes.
 pub fn pack_scalars(scalars: &[[u64; 4]]) -> Vec<u32> {
     scalars
         .iter()

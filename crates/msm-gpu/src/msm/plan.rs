@@ -1,8 +1,7 @@
 //! How an MSM of n points is laid out on the device: window size, batches and reduction segments,
 //! chosen so that every buffer fits the device's binding limit (WebGPU's default is 128 MiB).
 
-use super::MsmOptions;
-use super::affine::SmvpForm;
+use super::RunOptions;
 use super::curve::{GpuCurve, bit_length};
 use super::loops::LoopBudget;
 use crate::GpuError;
@@ -39,7 +38,7 @@ pub struct Plan {
     /// K: entries each SMVP invocation adds when every window is full (the GPU lowers it for
     /// fewer entries, keeping the number of invocations).
     pub chunk: u32,
-    /// Chunks each level-0 SMVP invocation takes: 1, or the lanes of the batch-affine form.
+    /// Chunks each level-0 SMVP invocation takes: 1, or the lanes of the batch-affine experiment.
     pub lanes: u32,
 }
 
@@ -85,46 +84,37 @@ pub fn default_window_bits(n: usize) -> u32 {
 // ANCHOR_END: window_rule
 
 impl Plan {
-    /// The plan with the projective SMVP: [`Plan::with_smvp`].
+    /// The plan with the projective SMVP: one chunk per level-0 invocation.
     pub fn new(
         curve: GpuCurve,
         constants: &LimbConstants,
         n: usize,
-        options: &MsmOptions,
+        options: &RunOptions,
         binding_limit: u64,
         profile: &DeviceProfile,
     ) -> Result<Self, GpuError> {
-        let projective = SmvpForm::Projective;
-        Self::with_smvp(
-            curve,
-            constants,
-            n,
-            options,
-            binding_limit,
-            profile,
-            projective,
-            None,
-        )
+        Self::with_lanes(curve, constants, n, options, binding_limit, profile, 1, None)
     }
 
     // ANCHOR: plan_new
     /// The caller's choices are `options.window_bits`, `chunk` and `batch`; `binding_limit` is
     /// the largest buffer a shader may bind, in bytes; `profile` holds what the defaults need to
-    /// know about the device; `smvp` is the SMVP's form, whose lanes share a level-0 invocation;
-    /// `loops`, on a device that cuts long loops short, what one invocation may run
-    /// ([`crate::GpuContext::loop_limit`]): K and the reduction's segments stay within it.
+    /// know about the device; `lanes` chunks share a level-0 SMVP invocation (1 but in the
+    /// batch-affine experiment); `loops`, on a device that cuts long loops short, what one
+    /// invocation may run ([`crate::GpuContext::loop_limit`]): K and the reduction's segments
+    /// stay within it.
     #[allow(clippy::too_many_arguments)]
-    pub fn with_smvp(
+    pub(crate) fn with_lanes(
         curve: GpuCurve,
         constants: &LimbConstants,
         n: usize,
-        options: &MsmOptions,
+        options: &RunOptions,
         binding_limit: u64,
         profile: &DeviceProfile,
-        smvp: SmvpForm,
+        lanes: u32,
         loops: Option<LoopBudget>,
     ) -> Result<Self, GpuError> {
-        let MsmOptions {
+        let RunOptions {
             window_bits,
             chunk,
             batch: wanted_batch,
@@ -203,15 +193,14 @@ impl Plan {
         // gave (smvp in msm.wgsl), so this K holds for full windows.
         // The batch-affine form runs `lanes` chunks per invocation: its chunks are that much
         // shorter for the same wave.
-        let lanes = smvp.lanes();
         let wave = profile.smvp_wave(limbs) * lanes as usize;
         // On a device that cuts loops short, K is also bounded by what one invocation may run.
         let loop_chunk = match loops {
             Some(budget) => Some(budget.max_chunk(windows).ok_or_else(|| {
                 GpuError::LimitExceeded {
                     what: format!(
-                        "loop iterations of one SMVP invocation ({} for {} at {}-bit limbs)",
-                        smvp.name(),
+                        "loop iterations of one SMVP invocation ({} lane(s) for {} at {}-bit limbs)",
+                        lanes,
                         curve.name(),
                         constants.limb_bits
                     ),

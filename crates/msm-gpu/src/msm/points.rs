@@ -1,15 +1,17 @@
-//! The typed face of the GPU MSM: [`GpuMsm::new`] for a curve on a device, and [`GpuMsm::msm`]
-//! over points and scalars of a type that says its curve ([`GpuPoint`]: ours, and arkworks' with
-//! the `ark` feature), with the answer in the same family of types.
+//! The two layouts an MSM takes its input in ([`Layout`]): points and scalars of a type that says
+//! its curve ([`GpuPoint`]: ours, and arkworks' with the `ark` feature), with the answer in the
+//! same family of types; or packed 32-bit words (`u32`), with the answer as canonical affine
+//! coordinates. Both go through the same checks and the same packed form on their way to the GPU.
+
+use std::borrow::Cow;
 
 use fastmsm_curves::Canonical;
 use fastmsm_curves::field::PrimeField;
 use fastmsm_curves::sw::{self, SwCurve};
 use fastmsm_curves::te::{self, TeCurve};
 
-use super::{AffineOut, GpuCurve, GpuMsm, MsmOptions, pack_points, pack_scalars};
-use crate::calibrate::{self, ProfileRequest};
-use crate::{GpuContext, GpuError};
+use super::{AffineOut, GpuCurve, count_points, pack_points, pack_scalars};
+use crate::GpuError;
 
 /// An affine point type the GPU MSM takes: which curve it is on, its canonical coordinates, and
 /// the types of the scalars and of the answer that go with it.
@@ -156,155 +158,111 @@ mod ark_points {
     }
 }
 
-/// Choices made once, when the MSM is compiled for a device; every field has a default.
-#[derive(Clone, Debug, Default)]
-pub struct GpuMsmOptions {
-    /// Where the device profile (limb width and plan) comes from. Default: calibrate on the
-    /// device, reusing natively the calibration cached at [`calibrate::default_cache_path`] and
-    /// caching a new one there.
-    pub profile: Option<ProfileRequest>,
-    /// A clock in seconds for the calibration. Default natively: the process's monotonic clock.
-    /// In WebAssembly there is no default clock; without one the `portable` profile is used.
-    pub clock: Option<fn() -> f64>,
+mod sealed {
+    /// Only the two layouts below: typed points and packed words.
+    pub trait Sealed {}
 }
 
-#[cfg(not(target_arch = "wasm32"))]
-fn process_clock() -> f64 {
-    use std::sync::OnceLock;
-    use std::time::Instant;
-    static START: OnceLock<Instant> = OnceLock::new();
-    START.get_or_init(Instant::now).elapsed().as_secs_f64()
-}
+impl<A: GpuPoint> sealed::Sealed for A {}
+impl sealed::Sealed for u32 {}
 
-impl GpuMsm {
-    /// The MSM of `curve`, compiled for this device at the limb width and with the plan of the
-    /// device's profile (calibrated on first use and cached natively; see [`GpuMsmOptions`]).
-    ///
-    /// ```no_run
-    /// use ark_bn254::{Fr, G1Affine, G1Projective};
-    /// use fastmsm_gpu::GpuContext;
-    /// use fastmsm_gpu::msm::{GpuCurve, GpuMsm};
-    ///
-    /// # async fn prove(bases: &[G1Affine], scalars: &[Fr]) -> Result<(), fastmsm_gpu::GpuError> {
-    /// let ctx = GpuContext::new().await?;
-    /// let gpu = GpuMsm::new(&ctx, GpuCurve::Bn254).await?;
-    /// let commitment: G1Projective = gpu.msm(&ctx, bases, scalars).await?;
-    /// # Ok(()) }
-    /// ```
-    pub async fn new(ctx: &GpuContext, curve: GpuCurve) -> Result<Self, GpuError> {
-        Self::with_options(ctx, curve, &GpuMsmOptions::default()).await
-    }
-
-    /// [`GpuMsm::new`] with the profile or the clock chosen.
-    pub async fn with_options(
-        ctx: &GpuContext,
+/// How an MSM's input is laid out: every [`GpuPoint`] type (typed points with their scalars), or
+/// `u32` (packed words: per point x then y, [`GpuCurve::coord_words`] words each; per scalar 8
+/// words; see [`super::pack_points`]). [`super::Bases`] and [`super::BatchMsm`] take either.
+pub trait Layout: sealed::Sealed + Sized {
+    /// What one scalar is: the point type's scalar, or a packed word (8 per scalar).
+    type Scalar;
+    /// What the MSM returns: the point type's output, or [`AffineOut`].
+    type Output;
+    /// The points and scalars checked (curve, lengths, points on the curve) and packed.
+    #[doc(hidden)]
+    fn pack<'a>(
         curve: GpuCurve,
-        options: &GpuMsmOptions,
-    ) -> Result<Self, GpuError> {
-        #[cfg(not(target_arch = "wasm32"))]
-        let clock = options.clock.unwrap_or(process_clock);
-        #[cfg(target_arch = "wasm32")]
-        let Some(clock) = options.clock else {
-            let request = options
-                .profile
-                .clone()
-                .unwrap_or(ProfileRequest::Named("portable".into()));
-            let (msm, _) = calibrate::prepare(ctx, curve, request, &|| 0.0, &|_, _| {}).await?;
-            return Ok(msm);
-        };
-        let request = match &options.profile {
-            Some(request) => request.clone(),
-            None => ProfileRequest::Calibrate {
-                cached: cached_profile(ctx),
-            },
-        };
-        let (msm, profile) = calibrate::prepare(ctx, curve, request, &clock, &|_, _| {}).await?;
-        if options.profile.is_none() && profile.origin == crate::profile::Origin::Calibrated {
-            store_profile(ctx, &profile);
-        }
-        Ok(msm)
-    }
+        points: &'a [Self],
+        scalars: &'a [Self::Scalar],
+    ) -> Result<(Cow<'a, [u32]>, Cow<'a, [u32]>), GpuError>;
+    /// The points alone, checked and packed (for bases uploaded once).
+    #[doc(hidden)]
+    fn pack_points(curve: GpuCurve, points: &[Self]) -> Result<Cow<'_, [u32]>, GpuError>;
+    /// The scalars alone, packed.
+    #[doc(hidden)]
+    fn pack_scalars(scalars: &[Self::Scalar]) -> Cow<'_, [u32]>;
+    /// The answer from the canonical affine result.
+    #[doc(hidden)]
+    fn output(result: AffineOut) -> Result<Self::Output, GpuError>;
+}
 
-    /// `Σ scalars[i]·points[i]` on the GPU. Every point is checked on the curve first
-    /// ([`GpuError::PointNotOnCurve`]); the GPU checks that coordinates are below p and scalars
-    /// below r ([`GpuError::ScalarOutOfRange`]).
-    pub async fn msm<A: GpuPoint>(
-        &self,
-        ctx: &GpuContext,
-        points: &[A],
-        scalars: &[A::Scalar],
-    ) -> Result<A::Output, GpuError> {
-        self.check_curve::<A>()?;
+impl<A: GpuPoint> Layout for A {
+    type Scalar = A::Scalar;
+    type Output = A::Output;
+
+    fn pack<'a>(
+        curve: GpuCurve,
+        points: &'a [A],
+        scalars: &'a [A::Scalar],
+    ) -> Result<(Cow<'a, [u32]>, Cow<'a, [u32]>), GpuError> {
         if points.len() != scalars.len() {
             return Err(GpuError::InputLength {
                 points: points.len(),
                 scalars: scalars.len(),
             });
         }
-        let packed = pack_typed(self.curve, points)?;
-        let words: Vec<[u64; 4]> = scalars.iter().map(A::scalar_words).collect();
-        let out = self
-            .run_packed(
-                ctx,
-                &packed,
-                &pack_scalars(&words),
-                &MsmOptions::default(),
-                &|| 0.0,
-            )
-            .await?;
-        typed_output::<A>(out.result)
+        Ok((
+            Self::pack_points(curve, points)?,
+            Self::pack_scalars(scalars),
+        ))
     }
 
-    /// [`GpuError::CurveMismatch`] unless `A` is on this MSM's curve.
-    pub(super) fn check_curve<A: GpuPoint>(&self) -> Result<(), GpuError> {
-        if A::curve() != self.curve {
+    fn pack_points(curve: GpuCurve, points: &[A]) -> Result<Cow<'_, [u32]>, GpuError> {
+        if A::curve() != curve {
             return Err(GpuError::CurveMismatch {
-                expected: self.curve,
+                expected: curve,
                 given: A::curve(),
             });
         }
-        Ok(())
+        if let Some(index) = points.iter().position(|p| !p.is_on_curve()) {
+            return Err(GpuError::PointNotOnCurve { index });
+        }
+        let coords: Vec<_> = points.iter().map(A::coordinates).collect();
+        Ok(Cow::Owned(pack_points(curve, &coords)))
+    }
+
+    fn pack_scalars(scalars: &[A::Scalar]) -> Cow<'_, [u32]> {
+        let words: Vec<[u64; 4]> = scalars.iter().map(A::scalar_words).collect();
+        Cow::Owned(pack_scalars(&words))
+    }
+
+    fn output(result: AffineOut) -> Result<A::Output, GpuError> {
+        A::output(result).ok_or_else(|| {
+            GpuError::Validation("the device returned a coordinate that is not below p".into())
+        })
     }
 }
 
-/// The points, checked on the curve and packed as [`GpuMsm::run_packed`] takes them.
-pub(super) fn pack_typed<A: GpuPoint>(curve: GpuCurve, points: &[A]) -> Result<Vec<u32>, GpuError> {
-    if let Some(index) = points.iter().position(|p| !p.is_on_curve()) {
-        return Err(GpuError::PointNotOnCurve { index });
-    }
-    let coords: Vec<_> = points.iter().map(A::coordinates).collect();
-    Ok(pack_points(curve, &coords))
-}
+impl Layout for u32 {
+    type Scalar = u32;
+    type Output = AffineOut;
 
-/// The typed answer, or the error a result coordinate at or above p means.
-pub(super) fn typed_output<A: GpuPoint>(result: AffineOut) -> Result<A::Output, GpuError> {
-    A::output(result).ok_or_else(|| {
-        GpuError::Validation("the device returned a coordinate that is not below p".into())
-    })
-}
+    fn pack<'a>(
+        curve: GpuCurve,
+        points: &'a [u32],
+        scalars: &'a [u32],
+    ) -> Result<(Cow<'a, [u32]>, Cow<'a, [u32]>), GpuError> {
+        // The shape (whole points and scalars, as many of each) is checked on the MSM's one path.
+        let _ = curve;
+        Ok((Cow::Borrowed(points), Cow::Borrowed(scalars)))
+    }
 
-/// The calibration cached for this device, natively. A cache that cannot be read only costs a
-/// new calibration, so it is passed over.
-fn cached_profile(ctx: &GpuContext) -> Option<crate::DeviceProfile> {
-    #[cfg(not(target_arch = "wasm32"))]
-    {
-        let path = calibrate::default_cache_path()?;
-        calibrate::load_cached(&path, ctx).ok().flatten()
+    fn pack_points(curve: GpuCurve, points: &[u32]) -> Result<Cow<'_, [u32]>, GpuError> {
+        count_points(curve, points)?;
+        Ok(Cow::Borrowed(points))
     }
-    #[cfg(target_arch = "wasm32")]
-    {
-        let _ = ctx;
-        None
-    }
-}
 
-/// Caches a new calibration natively. A cache that cannot be written only costs a calibration
-/// next time, so the MSM goes on.
-fn store_profile(ctx: &GpuContext, profile: &crate::DeviceProfile) {
-    #[cfg(not(target_arch = "wasm32"))]
-    if let Some(path) = calibrate::default_cache_path() {
-        let _ = calibrate::store_cached(&path, ctx, profile);
+    fn pack_scalars(scalars: &[u32]) -> Cow<'_, [u32]> {
+        Cow::Borrowed(scalars)
     }
-    #[cfg(target_arch = "wasm32")]
-    let _ = (ctx, profile);
+
+    fn output(result: AffineOut) -> Result<AffineOut, GpuError> {
+        Ok(result)
+    }
 }

@@ -1,7 +1,7 @@
 //! Bases resident on the GPU: the points are checked, uploaded and converted to Montgomery form
 //! once ([`GpuMsm::upload_bases`]); every MSM after that uploads only its scalars
-//! ([`GpuMsm::run`], [`GpuMsm::run_batch`]). A prover that commits to many polynomials over the
-//! same bases (an SRS) moves its points across the bus once instead of once per MSM.
+//! ([`GpuMsm::run_resident`], [`GpuMsm::run_batch`]). A prover that commits to many polynomials
+//! over the same bases (an SRS) moves its points across the bus once instead of once per MSM.
 //!
 //! The converted points are kept in one buffer per batch of the plan of n points, so each batch
 //! binds its own buffer exactly where the MSM would have converted that batch: the stages after
@@ -9,11 +9,11 @@
 
 use core::marker::PhantomData;
 
-use super::points::{GpuPoint, pack_typed, typed_output};
+use super::points::Layout;
 use super::run::Run;
 use super::{
-    GpuCurve, GpuMsm, MsmOptions, MsmOutput, Plan, Resources, Source, TimingSource, bad_coordinate,
-    count_points, count_scalars, pack_scalars,
+    GpuCurve, GpuMsm, MsmOutput, Plan, Resources, RunOptions, Source, TimingSource, bad_coordinate,
+    count_points, count_scalars,
 };
 use crate::{GpuContext, GpuError};
 
@@ -28,12 +28,12 @@ pub(super) struct Resident {
     chunks: Vec<wgpu::Buffer>,
 }
 
-/// Bases on the GPU for MSMs of the [`GpuMsm`] that uploaded them, with points of type `A`
-/// (`()` for bases uploaded packed, [`GpuMsm::upload_packed_bases`]). The device memory is freed
-/// when the value is dropped.
-pub struct Bases<A = ()> {
+/// Bases on the GPU for MSMs of the [`GpuMsm`] that uploaded them, in layout `L`: a point type,
+/// whose MSMs take that type's scalars, or `u32` for bases uploaded packed, whose MSMs take packed
+/// scalars. The device memory is freed when the value is dropped.
+pub struct Bases<L> {
     inner: Resident,
-    _points: PhantomData<fn() -> A>,
+    _layout: PhantomData<fn() -> L>,
 }
 
 impl<A> core::fmt::Debug for Bases<A> {
@@ -99,9 +99,9 @@ impl Resident {
         &self,
         msm: &GpuMsm,
         ctx: &GpuContext,
-        options: &MsmOptions,
+        options: &RunOptions,
     ) -> Result<Plan, GpuError> {
-        let options = MsmOptions {
+        let options = RunOptions {
             batch: Some(self.batch),
             first_batch: (self.first_batch < self.n).then_some(self.first_batch),
             ..*options
@@ -120,49 +120,39 @@ impl Resident {
 }
 
 impl GpuMsm {
-    /// Checks `points` on the curve, uploads them and converts them on the device once, for any
-    /// number of MSMs with new scalars ([`GpuMsm::run`], [`GpuMsm::run_batch`]).
+    /// Checks `points` (on the curve, for typed points), uploads them and converts them on the
+    /// device once, for any number of MSMs with new scalars ([`GpuMsm::run_resident`],
+    /// [`GpuMsm::run_batch`]). The points are kept in the batches of the plan of n points with
+    /// `options` (its `batch`, `first_batch` and `max_binding_bytes`); the MSMs over them run in
+    /// those batches. Packed points (`&[u32]`) give bases whose MSMs take packed scalars; their
+    /// coordinates at or above p are refused ([`GpuError::CoordinateOutOfRange`]).
     ///
     /// ```no_run
     /// use ark_bn254::{Fr, G1Affine, G1Projective};
     /// use fastmsm_gpu::GpuContext;
-    /// use fastmsm_gpu::msm::{GpuCurve, GpuMsm};
+    /// use fastmsm_gpu::msm::{BatchMsm, GpuCurve, GpuMsm, Points, RunOptions};
     ///
     /// # async fn commit_all(srs: &[G1Affine], polys: &[Vec<Fr>]) -> Result<(), fastmsm_gpu::GpuError> {
     /// let ctx = GpuContext::new().await?;
-    /// let gpu = GpuMsm::new(&ctx, GpuCurve::Bn254).await?;
-    /// let bases = gpu.upload_bases(&ctx, srs).await?; // the points cross once
-    /// let first: G1Projective = gpu.run(&ctx, &bases, &polys[0]).await?;
-    /// let all: Vec<G1Projective> = gpu.run_batch(&ctx, &bases, polys).await?;
+    /// let gpu = GpuMsm::builder(GpuCurve::Bn254).build(&ctx).await?;
+    /// let options = RunOptions::default();
+    /// let bases = gpu.upload_bases(&ctx, srs, &options).await?; // the points cross once
+    /// let first: G1Projective = gpu.run_resident(&ctx, &bases, &polys[0], &options).await?.result;
+    /// let msms: Vec<_> = polys
+    ///     .iter()
+    ///     .map(|p| BatchMsm { points: Points::Resident(&bases), scalars: p })
+    ///     .collect();
+    /// let all = gpu.run_batch(&ctx, &msms, &options).await?;
     /// # Ok(()) }
     /// ```
-    pub async fn upload_bases<A: GpuPoint>(
+    pub async fn upload_bases<L: Layout>(
         &self,
         ctx: &GpuContext,
-        points: &[A],
-    ) -> Result<Bases<A>, GpuError> {
-        self.check_curve::<A>()?;
-        let packed = pack_typed(self.curve, points)?;
-        let bases = self
-            .upload_packed_bases(ctx, &packed, &MsmOptions::default())
-            .await?;
-        Ok(Bases {
-            inner: bases.inner,
-            _points: PhantomData,
-        })
-    }
-
-    /// [`GpuMsm::upload_bases`] from packed points, as [`GpuMsm::run_packed`] takes them. The
-    /// points must be on the curve; coordinates at or above p are refused
-    /// ([`GpuError::CoordinateOutOfRange`]). The points are kept in the batches of the plan of
-    /// n points with `options`; the MSMs over them must keep those batches.
-    pub async fn upload_packed_bases(
-        &self,
-        ctx: &GpuContext,
-        points: &[u32],
-        options: &MsmOptions,
-    ) -> Result<Bases, GpuError> {
-        let n = count_points(self.curve, points)?;
+        points: &[L],
+        options: &RunOptions,
+    ) -> Result<Bases<L>, GpuError> {
+        let points = L::pack_points(self.curve, points)?;
+        let n = count_points(self.curve, &points)?;
         let plan = self.plan(ctx, n, options)?;
         let point_bytes = (2 * self.constants.limbs * 4) as u64;
         let ranges = if n == 0 {
@@ -186,8 +176,8 @@ impl GpuMsm {
             // The buffers of the MSMs to come: with timestamp queries where the device has them.
             let timestamps = ctx.features.contains(wgpu::Features::TIMESTAMP_QUERY);
             let resources = self.take_resources(ctx, &plan, timestamps);
-            let no_clock = || 0.0;
-            let mut run = Run::new(ctx, self, resources, TimingSource::None, &no_clock);
+            let now: &dyn Fn() -> f64 = &options.clock;
+            let mut run = Run::new(ctx, self, resources, TimingSource::None, now);
             let coord_words = 2 * self.curve.coord_words();
             for (range, chunk) in ranges.iter().zip(&chunks) {
                 let words = &points[range.start * coord_words..range.end * coord_words];
@@ -211,59 +201,30 @@ impl GpuMsm {
                 first_batch: plan.first_batch,
                 chunks,
             },
-            _points: PhantomData,
+            _layout: PhantomData,
         })
     }
 
-    /// `Σ scalars[i]·bases[i]` against bases already on the device: only the scalars cross.
-    pub async fn run<A: GpuPoint>(
+    /// `Σ scalars[i]·bases[i]` against bases already on the device: only the scalars cross. The
+    /// points stay in the batches of the upload (the options' `batch` and `first_batch` are not
+    /// used); a binding limit that cannot hold those batches is refused
+    /// ([`GpuError::BasesMismatch`]).
+    pub async fn run_resident<L: Layout>(
         &self,
         ctx: &GpuContext,
-        bases: &Bases<A>,
-        scalars: &[A::Scalar],
-    ) -> Result<A::Output, GpuError> {
-        let words: Vec<[u64; 4]> = scalars.iter().map(A::scalar_words).collect();
-        let out = self
-            .run_bases_packed(
-                ctx,
-                bases,
-                &pack_scalars(&words),
-                &MsmOptions::default(),
-                &|| 0.0,
-            )
+        bases: &Bases<L>,
+        scalars: &[L::Scalar],
+        options: &RunOptions,
+    ) -> Result<MsmOutput<L::Output>, GpuError> {
+        let now = options.clock;
+        let start = now();
+        let scalars = L::pack_scalars(scalars);
+        let packed = now() - start;
+        let mut out = self
+            .run_from(ctx, Source::Resident(&bases.inner), &scalars, options)
             .await?;
-        typed_output::<A>(out.result)
-    }
-
-    /// One MSM per scalar vector, all against the same resident bases, in order. They run one
-    /// after another on the same device buffers; the points are not moved again.
-    pub async fn run_batch<A: GpuPoint, S: AsRef<[A::Scalar]>>(
-        &self,
-        ctx: &GpuContext,
-        bases: &Bases<A>,
-        scalar_sets: &[S],
-    ) -> Result<Vec<A::Output>, GpuError> {
-        let mut out = Vec::with_capacity(scalar_sets.len());
-        for scalars in scalar_sets {
-            out.push(self.run(ctx, bases, scalars.as_ref()).await?);
-        }
-        Ok(out)
-    }
-
-    /// [`GpuMsm::run`] from packed scalars (8 little-endian 32-bit words each), with options and
-    /// a clock for the stage times, as [`GpuMsm::run_packed`]. The points stay in the batches of
-    /// the upload (the options' `batch` and `first_batch` are not used); a binding limit that
-    /// cannot hold those batches is refused ([`GpuError::BasesMismatch`]).
-    pub async fn run_bases_packed<A>(
-        &self,
-        ctx: &GpuContext,
-        bases: &Bases<A>,
-        scalars: &[u32],
-        options: &MsmOptions,
-        now: &dyn Fn() -> f64,
-    ) -> Result<MsmOutput, GpuError> {
-        self.run_from(ctx, Source::Resident(&bases.inner), scalars, options, now)
-            .await
+        out.host[0].1 += packed;
+        out.try_map(L::output)
     }
 
     /// The device buffers of the last plan run if they fit `plan`, else new ones.

@@ -122,7 +122,9 @@ impl Resources {
             bytes[i * record_bytes as usize..][..Params::BYTES as usize]
                 .copy_from_slice(bytemuck::bytes_of(&r.record(plan)));
         }
-        let params = buffers[Binding::Params as usize].as_ref().expect("own buffer");
+        let params = buffers[Binding::Params as usize]
+            .as_ref()
+            .expect("own buffer");
         ctx.queue.write_buffer(params, 0, &bytes);
         let queries = timestamps.then(|| {
             let merge = (plan.lanes > 1) as usize;
@@ -162,8 +164,14 @@ impl Resources {
 
     /// The buffer of binding `b` (the errors' is the window sums' buffer).
     pub(super) fn buffer(&self, b: Binding) -> &wgpu::Buffer {
-        let own = if b == Binding::Errors { Binding::WindowSums } else { b };
-        self.buffers[own as usize].as_ref().expect("every other binding has a buffer")
+        let own = if b == Binding::Errors {
+            Binding::WindowSums
+        } else {
+            b
+        };
+        self.buffers[own as usize]
+            .as_ref()
+            .expect("every other binding has a buffer")
     }
 
     /// The bind group of `stage` with parameter record `params`; `swap` exchanges the two head
@@ -512,16 +520,18 @@ impl<'a> Run<'a> {
         self.pass(Stage::Prefix, p, false, plan.windows).await?;
         self.pass(Stage::Scatter, p, false, groups(n as usize))
             .await?;
-        let affine = plan.lanes > 1;
+        // Only the batch-affine experiment runs more than one lane per invocation.
+        let affine = cfg!(feature = "experiments") && plan.lanes > 1;
         if affine {
             // Buckets no lane begins in this batch must read as (0, 0), the affine identity.
             let sums = self.res.buffer(Binding::BucketSums).clone();
             self.encoder().clear_buffer(&sums, 0, None);
         }
         for pass in plan.smvp_passes(n as usize) {
-            let stage = match (pass.level, affine) {
-                (0, false) => Stage::Smvp,
-                (0, true) => Stage::SmvpAffine,
+            let stage = match pass.level {
+                #[cfg(feature = "experiments")]
+                0 if affine => Stage::SmvpAffine,
+                0 => Stage::Smvp,
                 _ => Stage::SmvpCombine,
             };
             let params = Varying {
@@ -539,10 +549,12 @@ impl<'a> Run<'a> {
                 groups(plan.smvp_invocations(&pass) as usize),
             )
             .await?;
+            #[cfg(feature = "experiments")]
             if affine && pass.level == 0 {
                 // Before the combine levels read the buckets that runs began in.
                 let slots = plan.windows as usize * (plan.buckets as usize + 1);
-                self.pass(Stage::BucketMerge, p, false, groups(slots)).await?;
+                self.pass(Stage::BucketMerge, p, false, groups(slots))
+                    .await?;
             }
         }
         self.submit();

@@ -22,10 +22,13 @@ pub enum Stage {
     Smvp,
     /// One level of summing head slots into their buckets.
     SmvpCombine,
-    /// Batch-affine bucket accumulation (shaders/smvp_affine.wgsl): `lanes` chunks per invocation,
-    /// affine sums under one shared inversion per round; replaces `smvp` in that form.
+    /// Batch-affine bucket accumulation (an experiment, shaders/experiments/smvp_affine.wgsl):
+    /// `lanes` chunks per invocation, affine sums under one shared inversion per round; replaces
+    /// `smvp` in that form.
+    #[cfg(feature = "experiments")]
     SmvpAffine,
     /// The batch-affine form's bucket sums added into the projective buckets.
+    #[cfg(feature = "experiments")]
     BucketMerge,
     /// Per (window, segment), Σ b·S_b over the segment's buckets.
     Reduce,
@@ -52,6 +55,7 @@ impl Stage {
     ];
 
     /// The stages the batch-affine SMVP adds (their entry points exist only in its module).
+    #[cfg(feature = "experiments")]
     pub const BATCH_AFFINE: [Stage; 2] = [Stage::SmvpAffine, Stage::BucketMerge];
 
     /// The entry point's name in msm.wgsl, which is also the stage's name in reports.
@@ -64,7 +68,9 @@ impl Stage {
             Stage::Scatter => "scatter",
             Stage::Smvp => "smvp",
             Stage::SmvpCombine => "smvp_combine",
+            #[cfg(feature = "experiments")]
             Stage::SmvpAffine => "smvp_affine",
+            #[cfg(feature = "experiments")]
             Stage::BucketMerge => "bucket_merge",
             Stage::Reduce => "reduce",
             Stage::Fold => "fold",
@@ -74,10 +80,11 @@ impl Stage {
 
     /// The stage with that entry-point name, or `None`.
     pub fn from_name(name: &str) -> Option<Self> {
-        Self::ALL
-            .into_iter()
-            .chain(Self::BATCH_AFFINE)
-            .find(|s| s.entry_point() == name)
+        #[cfg(feature = "experiments")]
+        let all = Self::ALL.into_iter().chain(Self::BATCH_AFFINE);
+        #[cfg(not(feature = "experiments"))]
+        let all = Self::ALL.into_iter();
+        all.into_iter().find(|s| s.entry_point() == name)
     }
 
     /// The bindings the entry point uses: its bind-group layout holds exactly these.
@@ -91,9 +98,11 @@ impl Stage {
             Stage::Scatter => &[Params, Digits, Counts, Offsets, Entries],
             Stage::Smvp => &[Params, Points, Digits, Offsets, Entries, Buckets, HeadsOut],
             Stage::SmvpCombine => &[Params, Digits, Offsets, Entries, Buckets, HeadsIn, HeadsOut],
-            Stage::SmvpAffine => {
-                &[Params, Points, Digits, Offsets, Entries, HeadsOut, BucketSums, LaneValues]
-            }
+            #[cfg(feature = "experiments")]
+            Stage::SmvpAffine => &[
+                Params, Points, Digits, Offsets, Entries, HeadsOut, BucketSums, LaneValues,
+            ],
+            #[cfg(feature = "experiments")]
             Stage::BucketMerge => &[Params, Buckets, BucketSums],
             Stage::Reduce => &[Params, Buckets, Partials],
             Stage::Fold => &[Params, Partials],

@@ -1,14 +1,13 @@
-//! The SMVP's two forms: projective (one mixed XYZZ addition per entry, `smvp` in msm.wgsl) and
-//! batch-affine (affine additions sharing one inversion per round of `lanes` additions,
-//! shaders/smvp_affine.wgsl). Both leave the same buckets for the combine levels and the reduction.
+//! The batch-affine SMVP, an experiment (cargo feature `experiments`): affine additions sharing
+//! one inversion per round of `lanes` additions (shaders/experiments/smvp_affine.wgsl), against
+//! the projective form every device profile selects (one mixed XYZZ addition per entry, `smvp` in
+//! msm.wgsl). Both leave the same buckets for the combine levels and the reduction. Measured 2.5×
+//! slower than the projective form on the H100 (the ledger), so no profile picks it.
 
-use super::curve::GpuCurve;
-use crate::mont_wgsl::KernelForm;
+use crate::msm::GpuCurve;
 use crate::{GpuError, wgsl};
 use fastmsm_curves::Canonical;
 use fastmsm_mont::LimbConstants;
-
-const SMVP_AFFINE: &str = include_str!("../../../../shaders/smvp_affine.wgsl");
 
 /// How the SMVP adds a bucket's points.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -67,9 +66,10 @@ impl SmvpForm {
                 "batch-affine SMVP: {} is twisted Edwards; the affine formulas are short Weierstrass",
                 curve.name()
             ))),
-            SmvpForm::BatchAffine { lanes } if !(1..=MAX_LANES).contains(&lanes) => {
+            // One lane would be the projective pass: the plan takes the affine one from two.
+            SmvpForm::BatchAffine { lanes } if !(2..=MAX_LANES).contains(&lanes) => {
                 Err(GpuError::Input(format!(
-                    "batch-affine SMVP with {lanes} lanes: supported 1..={MAX_LANES}"
+                    "batch-affine SMVP with {lanes} lanes: supported 2..={MAX_LANES}"
                 )))
             }
             SmvpForm::BatchAffine { .. } => Ok(()),
@@ -77,35 +77,26 @@ impl SmvpForm {
     }
 }
 
-/// The MSM module for `curve` at the limb layout of `constants`, with the product in `form` and
-/// the SMVP in `smvp`: msm.wgsl's module, plus the batch-affine stages when `smvp` asks for them.
-pub fn shader_source_for(
+/// The batch-affine stages for `curve` at the limb layout of `constants` with `lanes` lanes,
+/// appended to the MSM's module (which must hold curve_sw_forms.wgsl: `point_add_affine` and
+/// `big_eq`).
+pub(crate) fn stages_source(
     curve: GpuCurve,
     constants: &LimbConstants,
-    form: KernelForm,
-    smvp: SmvpForm,
+    lanes: u32,
 ) -> Result<String, GpuError> {
-    smvp.check(curve)?;
-    let mut source = super::curve::shader_source_in(curve, constants, form)?;
-    let SmvpForm::BatchAffine { lanes } = smvp else {
-        return Ok(source);
-    };
     let exponent = minus_two(&curve.base_field().params().modulus);
-    let words = super::words32(&exponent, curve.coord_words());
-    let list = words
-        .iter()
-        .map(|w| format!("{w}u"))
-        .collect::<Vec<_>>()
-        .join(", ");
+    let list = crate::msm::words32_list(&exponent, curve.coord_words());
     let values = [
         ("AFFINE_LANES", lanes.to_string()),
-        ("INV_BITS", super::curve::bit_length(&exponent).to_string()),
+        (
+            "INV_BITS",
+            crate::msm::curve::bit_length(&exponent).to_string(),
+        ),
         ("INV_EXP_WORDS", list),
     ];
-    let affine = wgsl::render(SMVP_AFFINE, &values)?;
-    source.push('\n');
-    source.push_str(&wgsl::unroll_fixed_loops(&affine, constants.limbs));
-    Ok(source)
+    let affine = wgsl::render(crate::shaders::SMVP_AFFINE, &values)?;
+    Ok(wgsl::unroll_fixed_loops(&affine, constants.limbs))
 }
 
 /// p − 2 for an odd prime p > 2: the exponent of Fermat's inversion.
@@ -134,10 +125,28 @@ mod tests {
 
     #[test]
     fn refuses_edwards_and_bad_lanes() {
-        assert!(SmvpForm::DEFAULT_BATCH_AFFINE.check(GpuCurve::EdBls12_377).is_err());
-        assert!(SmvpForm::BatchAffine { lanes: 0 }.check(GpuCurve::Bn254).is_err());
-        assert!(SmvpForm::BatchAffine { lanes: MAX_LANES + 1 }.check(GpuCurve::Bn254).is_err());
-        assert!(SmvpForm::DEFAULT_BATCH_AFFINE.check(GpuCurve::Bls12_377).is_ok());
+        assert!(
+            SmvpForm::DEFAULT_BATCH_AFFINE
+                .check(GpuCurve::EdBls12_377)
+                .is_err()
+        );
+        assert!(
+            SmvpForm::BatchAffine { lanes: 1 }
+                .check(GpuCurve::Bn254)
+                .is_err()
+        );
+        assert!(
+            SmvpForm::BatchAffine {
+                lanes: MAX_LANES + 1
+            }
+            .check(GpuCurve::Bn254)
+            .is_err()
+        );
+        assert!(
+            SmvpForm::DEFAULT_BATCH_AFFINE
+                .check(GpuCurve::Bls12_377)
+                .is_ok()
+        );
     }
 
     #[test]

@@ -1,6 +1,7 @@
 // Batch-affine bucket accumulation: the SMVP's first level with affine additions that share one
-// field inversion (Montgomery's trick), for short Weierstrass curves (y² = x³ + b). Appended to
-// msm.wgsl only when the plan asks for it; host: crates/msm-gpu/src/msm/.
+// field inversion (Montgomery's trick), for short Weierstrass curves (y² = x³ + b). An experiment
+// (cargo feature `experiments`): appended with curve_sw_forms.wgsl to msm.wgsl only when a build
+// asks for it; host: crates/msm-gpu/src/experiments/batch_affine.rs.
 //
 // Why: with the inverse of its denominator known, an affine addition costs three products
 // (λ = Δy·Δx⁻¹, λ², λ·(x₁ − x₃)) against ten for the mixed XYZZ addition of `smvp`. Montgomery's

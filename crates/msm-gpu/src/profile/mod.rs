@@ -10,12 +10,16 @@
 //! A profile comes from one of three places, recorded in [`Origin`]:
 //! * **named** ([`DeviceProfile::named`]): `h200`, `h100`, `swiftshader`, `lavapipe` and the safe
 //!   `portable` one, for reproducible runs and for tests that pin a plan;
-//! * **calibrated** on the device ([`crate::calibrate`]): a short measurement that picks the limb
-//!   width and finds how many SMVP invocations run at once;
-//! * **cached**: a calibration read back (natively a JSON file, see
-//!   [`crate::calibrate::default_cache_path`]; in the browser `localStorage`).
+//! * **calibrated** on the device ([`crate::calibrate`]): a short, time-bounded measurement that
+//!   picks the limb width and finds how many SMVP invocations run at once;
+//! * **cached**: a calibration read back (natively a JSON file, see [`cache`]; in the browser the
+//!   widget's own store).
 //!
-//! Where calibration fails the caller gets `portable` with [`Origin::Fallback`] and the reason.
+//! The MSM's default ([`crate::msm::ProfileChoice::Auto`]) never calibrates: it takes this
+//! device's cached calibration, else the named profile that matches the adapter
+//! ([`DeviceProfile::for_adapter`]), so that the first MSM waits only for its pipelines.
+
+pub mod cache;
 
 use fastmsm_mont::Field;
 use serde_json::{Value, json};
@@ -192,6 +196,34 @@ impl DeviceProfile {
                 )));
             }
         })
+    }
+
+    /// The named profile for this adapter: `h200` and `h100` by name, `lavapipe` for Mesa's
+    /// llvmpipe, `swiftshader` for Chromium's software adapter (or any CPU fallback adapter in a
+    /// browser), else `portable`. In a browser the kernels are compact whatever the profile: a
+    /// browser's shader compiler takes minutes over the straight-line BLS12 kernels where it takes
+    /// seconds over the compact ones (SwiftShader's gives up on them), and natively the same
+    /// kernels build in about a second.
+    pub fn for_adapter(info: &wgpu::AdapterInfo) -> Self {
+        let names = format!("{} {} {}", info.name, info.driver, info.driver_info).to_lowercase();
+        let browser = info.backend == wgpu::Backend::BrowserWebGpu;
+        let mut profile = if names.contains("h200") {
+            Self::h200()
+        } else if names.contains("h100") {
+            Self::h100()
+        } else if names.contains("llvmpipe") {
+            Self::lavapipe()
+        } else if names.contains("swiftshader")
+            || (browser && info.device_type == wgpu::DeviceType::Cpu)
+        {
+            Self::swiftshader()
+        } else {
+            Self::portable()
+        };
+        if browser {
+            profile.kernel_form = KernelForm::Compact;
+        }
+        profile
     }
 
     /// `portable`, standing in for a calibration that did not happen, with the reason.
