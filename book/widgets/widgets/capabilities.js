@@ -1,46 +1,20 @@
 // "What can my browser do?" — the GPU adapter as wgpu (compiled to WASM) sees it, cross-checked
 // against the browser's own GPUAdapter, plus WebAssembly feature probes.
+import { wasmFeatures } from '../core/features.js';
+import { webgpuAdapter } from '../core/gpu.js';
+
 export const title = 'What can my browser do?';
 export const controls = [];
 export const autorun = true;
 export const quick = {};
 
-// Hand-assembled minimal WASM modules: each returns a v128 built with one instruction of the
-// feature under test, so WebAssembly.validate() accepts it only if the engine has that feature.
-const header = [0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00];
-const typeAndFunc = [0x01, 0x05, 0x01, 0x60, 0x00, 0x01, 0x7b, 0x03, 0x02, 0x01, 0x00]; // () -> v128
-const splatZero = [0x41, 0x00, 0xfd, 0x0f]; // i32.const 0; i8x16.splat
-const codeSection = (body) => [0x0a, body.length + 3, 0x01, body.length + 1, 0x00, ...body];
-const SIMD128 = [...header, ...typeAndFunc, ...codeSection([...splatZero, 0x0b])];
-// f64x2.relaxed_madd is opcode 0xfd 0x107 (LEB128: 0x87 0x02): the FMA Emmart's method relies on.
-const RELAXED_SIMD = [...header, ...typeAndFunc,
-  ...codeSection([...splatZero, ...splatZero, ...splatZero, 0xfd, 0x87, 0x02, 0x0b])];
-
-// Also used by the mont-bench widget, to decide whether to load its relaxed-SIMD package.
-export function wasmFeatures() {
-  const validate = (bytes) => { try { return WebAssembly.validate(new Uint8Array(bytes)); } catch { return false; } };
-  let sharedMemory = false;
-  try { sharedMemory = new WebAssembly.Memory({ initial: 1, maximum: 1, shared: true }).buffer instanceof SharedArrayBuffer; } catch { /* unsupported */ }
-  return {
-    simd128: validate(SIMD128),
-    relaxed_simd: validate(RELAXED_SIMD),
-    shared_memory: sharedMemory,
-    cross_origin_isolated: !!self.crossOriginIsolated,
-    threads: sharedMemory && !!self.crossOriginIsolated,
-    hardware_concurrency: navigator.hardwareConcurrency ?? null,
-  };
-}
-
-async function browserAdapter() {
-  if (!navigator.gpu) return null;
-  return navigator.gpu.requestAdapter({ powerPreference: 'high-performance' });
-}
-
+/** @param {import('../core/types.js').Wasm} wasm */
 export async function task(wasm, _params, progress) {
   progress(0.1, 'Asking wgpu (in WebAssembly) for the adapter…');
   const fromWasm = await wasm.gpu_capabilities();
   progress(0.6, 'Reading the GPUAdapter directly…');
-  const direct = await browserAdapter();
+  const direct = await webgpuAdapter();
+  /** @type {Record<string, any>} */
   const features = { webgpu: fromWasm.webgpu, ...wasmFeatures() };
   const device = { name: 'no WebGPU adapter', backend: 'none' };
   const results = [];

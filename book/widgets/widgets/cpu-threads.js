@@ -1,15 +1,17 @@
 // Every core of your CPU: the all-affine MSM cut into shares (fastmsm_msm::split) and run by a
-// pool of Web Workers (cpu-pool.js), in both modes this page can use — one shared WebAssembly
+// pool of Web Workers (pool/cpu-pool.js), in both modes this page can use — one shared WebAssembly
 // memory where the page is cross-origin isolated, message passing anywhere — for 1, 2, 4, …
 // threads up to the cores the browser reports. Every run's point is compared with arkworks'
 // VariableBaseMSM on the same seeded input (drawn by the cpu-msm widget's code).
-import { CpuPool, pointHex, threadSupport } from './cpu-pool.js';
-import { SEED } from './cpu-msm.js';
-import { median, round, summary } from './stats.js';
+import { BOOK_PACKAGES } from '../core/packages.js';
+import { byCurveAndSize, msText } from '../core/render.js';
+import { CURVES, SEED } from '../core/seeded.js';
+import { median, round, summary } from '../core/stats.js';
+import { CpuPool, pointHex, threadSupport } from '../pool/cpu-pool.js';
 
 export const title = 'The MSM on every core: threads in WebAssembly, both modes';
 
-const CURVES = ['bn254', 'bls12-377', 'bls12-381', 'ed-on-bls12-377'];
+/** @type {import('../pool/cpu-pool.js').Mode[]} */
 export const MODES = ['shared', 'message'];
 const MODE_LABELS = { shared: 'shared memory', message: 'message passing' };
 
@@ -42,7 +44,7 @@ async function errorChecks(wasm, support) {
     const points = input.points_bytes(8);
     const scalars = input.scalars_bytes(8);
     input.free();
-    const pool = await CpuPool.start(mode, 2);
+    const pool = await CpuPool.start(mode, 2, BOOK_PACKAGES);
     try {
       const empty = await message(() => pool.load('bn254', new Uint8Array(0)));
       await pool.load('bn254', points);
@@ -63,6 +65,7 @@ async function errorChecks(wasm, support) {
   return { suite: 'msm-wasm-threads-errors', device: {}, results, verified: true };
 }
 
+/** @param {import('../core/types.js').Wasm} wasm */
 export async function task(wasm, params, progress) {
   const support = threadSupport();
   if (params.check === 'errors') return errorChecks(wasm, support);
@@ -86,7 +89,7 @@ export async function task(wasm, params, progress) {
     for (const mode of [...modes]) {
       progress(0, `Starting ${size} workers (${MODE_LABELS[mode]})`);
       try {
-        pools[mode] = await CpuPool.start(mode, size);
+        pools[mode] = await CpuPool.start(mode, size, BOOK_PACKAGES);
       } catch (e) {
         // a mode this browser offers but cannot start here: say why, run the others
         modes.splice(modes.indexOf(mode), 1);
@@ -165,13 +168,11 @@ export async function task(wasm, params, progress) {
   };
 }
 
-const ms = (v) => (v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v.toFixed(2));
+const ms = msText;
 
 export function view(result) {
-  const groups = [...new Set(result.results.map((r) => `${r.params.curve}|${r.params.log2_n}`))];
-  const tables = groups.map((g) => {
-    const [curve, logn] = g.split('|');
-    const rows = result.results.filter((r) => r.params.curve === curve && String(r.params.log2_n) === logn);
+  const groups = byCurveAndSize(result.results);
+  const tables = groups.map(({ curve, logn, rows }) => {
     return {
       caption: `${curve}, n = 2^${logn}: milliseconds per MSM (median of ${rows[0].samples}), points loaded into the workers once`,
       columns: ['Mode', 'Threads', 'Limbs', 'ms (median)', 'min–max', 'Speed-up vs 1 thread', 'Efficiency', 'Verified'],
@@ -181,13 +182,10 @@ export function view(result) {
     };
   });
   const why = Object.entries(result.modes).map(([m, s]) => `${MODE_LABELS[m]}: ${s.ok ? 'runs' : 'not here'} — ${s.why}`);
-  const series = groups.flatMap((g) => {
-    const [curve, logn] = g.split('|');
-    return MODES.map((mode) => {
-      const rows = result.results.filter((r) => r.params.curve === curve && String(r.params.log2_n) === logn && r.params.mode === mode);
-      return rows.length ? { label: `${curve} 2^${logn}, ${MODE_LABELS[mode]}`, data: rows.map((r) => r.params.speedup_vs_one_thread) } : null;
-    }).filter(Boolean);
-  });
+  const series = groups.flatMap(({ curve, logn, rows: all }) => MODES.map((mode) => {
+    const rows = all.filter((r) => r.params.mode === mode);
+    return rows.length ? { label: `${curve} 2^${logn}, ${MODE_LABELS[mode]}`, data: rows.map((r) => r.params.speedup_vs_one_thread) } : null;
+  }).filter(Boolean));
   return {
     message: `${why.join('. ')}.`,
     tables,

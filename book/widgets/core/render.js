@@ -73,3 +73,26 @@ export function toMarkdown(result, view) {
   }
   return lines.join('\n');
 }
+
+/**
+ * Milliseconds as the tables show them: whole from 100, one decimal from 10, else two.
+ * @param {number} v
+ */
+export function msText(v) {
+  return v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v.toFixed(2);
+}
+
+/**
+ * A result's rows by curve and size, in the order they first appear: `[{curve, logn, rows}]`.
+ * @param {{ params: { curve: string, log2_n: number } }[]} results
+ */
+export function byCurveAndSize(results) {
+  /** @type {Map<string, { curve: string, logn: number, rows: any[] }>} */
+  const groups = new Map();
+  for (const r of results) {
+    const key = `${r.params.curve}|${r.params.log2_n}`;
+    if (!groups.has(key)) groups.set(key, { curve: r.params.curve, logn: r.params.log2_n, rows: [] });
+    groups.get(key)?.rows.push(r);
+  }
+  return [...groups.values()];
+}

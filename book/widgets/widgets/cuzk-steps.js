@@ -47,6 +47,7 @@ export function checkWindow(win, buckets) {
   return problems;
 }
 
+/** @param {import('../core/types.js').Wasm} wasm */
 export async function task(wasm, params) {
   const runs = [params].flat().map((p) => {
     const s = wasm.cuzk_steps(p.curve, Number(p.n), Number(p.c), Number(p.bits), Number(p.seed), Number(p.chunk));

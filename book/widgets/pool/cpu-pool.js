@@ -1,5 +1,6 @@
-// The CPU MSM on every core: a pool of Web Workers (pool-worker.js), started from the widget
-// worker, which plans each run, hands out the shares and adds the shares' points.
+// The CPU MSM on every core: a pool of Web Workers (pool-worker.js), started from a worker (the
+// book's widget worker or the npm package's), which plans each run, hands out the shares and adds
+// the shares' points. One implementation for the book and the npm package (which bundles it).
 //
 // Two modes:
 //  - 'shared': one WebAssembly memory for all (the threads package, built with atomics): the
@@ -11,18 +12,20 @@
 //    scalars its share reads. Works in any page.
 // Every result is the same point as one thread's (the split is exact); a worker that stops is
 // reported and the pool is closed, never waited on.
-import { wasmFeatures } from './capabilities.js';
+import { wasmFeatures } from '../core/features.js';
+import { packageUrls } from '../core/packages.js';
+import { WorkerClient } from '../core/rpc.js';
 
-// Where the three packages lie (one folder each, as `make wasm*` writes them): the book's generated
-// folder by default; the npm package (wasm-demo/npm) passes its own to `start`.
-const BOOK_PACKAGES = new URL('../generated/', import.meta.url);
-const PACKAGES = {
-  threads: { glue: 'pkg-threads/fastmsm_threads.js', wasm: 'pkg-threads/fastmsm_threads_bg.wasm' },
-  relaxed: { glue: 'pkg-relaxed/fastmsm_relaxed.js', wasm: 'pkg-relaxed/fastmsm_relaxed_bg.wasm' },
-  main: { glue: 'pkg/fastmsm.js', wasm: 'pkg/fastmsm_bg.wasm' },
-};
+/** @typedef {'shared' | 'message'} Mode */
+/** @typedef {{ ok: boolean, why: string }} ModeSupport */
+/**
+ * A package that plans and combines (`msm_plan`, `msm_combine`): the main package, or the
+ * threads package in shared mode.
+ * @typedef {{ msm_plan: (curve: string, scalars: Uint8Array, shares: number, glv: boolean) => any,
+ *   msm_combine: (curve: string, partials: Uint8Array) => Uint8Array }} Planner
+ */
 
-/** What this page can run, and why not: `{cores, modes: {shared: {ok, why}, message: {ok, why}}}`. */
+/** What this page can run, and why not: `{cores, isolated, modes: {shared, message}}`. */
 export function threadSupport() {
   const f = wasmFeatures();
   const cores = Math.max(1, navigator.hardwareConcurrency || 1);
@@ -33,6 +36,7 @@ export function threadSupport() {
   return {
     cores,
     isolated: f.cross_origin_isolated,
+    /** @type {{ shared: ModeSupport, message: ModeSupport }} */
     modes: {
       shared: { ok: !shared, why: shared ?? `cross-origin isolated: ${cores} workers share one WebAssembly memory` },
       message: { ok: true, why: `${cores} workers, each with its own memory and copy of the points` },
@@ -40,20 +44,26 @@ export function threadSupport() {
   };
 }
 
-let nextId = 1;
+/** The mode this page runs best: shared memory where it can, message passing anywhere. */
+export function bestMode() {
+  return threadSupport().modes.shared.ok ? 'shared' : 'message';
+}
 
 export class CpuPool {
   /**
-   * Starts `size` workers in `mode` ('shared' or 'message'); rejects with the reason if they cannot
-   * start. `packages`: the URL of the folder holding pkg/, pkg-relaxed/ and pkg-threads/.
+   * Starts `size` workers in `mode`; rejects with the reason if they cannot start.
+   * @param {Mode} mode
+   * @param {number} size
+   * @param {URL | string} packages the folder holding pkg/, pkg-relaxed/ and pkg-threads/
+   * @param {(fraction: number, text: string) => void} [progress]
    */
-  static async start(mode, size, progress = () => {}, packages = BOOK_PACKAGES) {
+  static async start(mode, size, packages, progress = () => {}) {
+    /** @type {'threads' | 'relaxed' | 'main'} */
     let which = mode === 'shared' ? 'threads' : wasmFeatures().relaxed_simd ? 'relaxed' : 'main';
     for (;;) {
       const pool = new CpuPool(mode, size, which, packages);
       try {
-        const fused = await pool.#init(progress);
-        if (fused) return pool;
+        if (await pool.#init(progress)) return pool;
       } catch (e) {
         pool.terminate();
         throw e;
@@ -64,71 +74,81 @@ export class CpuPool {
     }
   }
 
-  constructor(mode, size, which, packages = BOOK_PACKAGES) {
+  /**
+   * @param {Mode} mode
+   * @param {number} size
+   * @param {'threads' | 'relaxed' | 'main'} which
+   * @param {URL | string} packages
+   */
+  constructor(mode, size, which, packages) {
     if (!['shared', 'message'].includes(mode)) throw new Error(`unknown thread mode ${mode}: 'shared' or 'message'`);
     if (!(size >= 1)) throw new Error(`a pool of ${size} workers: at least 1`);
     this.mode = mode;
     this.size = size;
     this.package = which;
     this.packages = packages;
+    /** @type {WorkerClient[]} */
     this.workers = [];
-    this.pending = new Map();
+    /** @type {string | null} */
     this.failure = null;
+    /** @type {any} the threads package's module, in shared mode */
+    this.pkg = null;
+    /** @type {any} the bases in shared memory, in shared mode */
+    this.bases = null;
+    this.curve = '';
+    this.n = 0;
   }
 
-  /** Starts the workers; false when the package's product cannot run here (an unfused FMA). */
+  /**
+   * Starts the workers; false when the package's product cannot run here (an unfused FMA).
+   * @param {(fraction: number, text: string) => void} progress
+   */
   async #init(progress) {
-    const pkg = PACKAGES[this.package];
-    const pkgUrl = (path) => new URL(path, this.packages);
-    const glue = pkgUrl(pkg.glue).href;
+    const { glue, wasm } = packageUrls(this.package, this.packages);
     let module;
     let memory;
     progress(0, `Loading the ${this.package} package`);
     if (this.mode === 'shared') {
       // the coordinator's own instance creates the shared memory; the workers join it
       this.pkg = await import(glue);
-      await this.pkg.default({ module_or_path: pkgUrl(pkg.wasm) });
+      await this.pkg.default({ module_or_path: wasm });
       if (!this.pkg.shares_limbs_ok()) throw new Error('f64x2.relaxed_madd is not fused here; the shared-memory package needs a fused multiply-add');
       [module, memory] = this.pkg.shared_module_and_memory();
     } else {
-      module = await WebAssembly.compileStreaming(fetch(pkgUrl(pkg.wasm)));
+      module = await WebAssembly.compileStreaming(fetch(wasm));
     }
     for (let i = 0; i < this.size; i++) {
-      const w = new Worker(new URL('./pool-worker.js', import.meta.url), { type: 'module' });
-      w.onerror = (e) => { e.preventDefault?.(); this.#fail(`CPU worker ${i} stopped: ${e.message ?? 'unknown error'}`); };
-      w.onmessageerror = () => this.#fail(`CPU worker ${i} sent a message that could not be read`);
-      w.onmessage = ({ data }) => {
-        const job = this.pending.get(data.id);
-        if (!job) return;
-        this.pending.delete(data.id);
-        if (data.ok) job.resolve(data);
-        else job.reject(new Error(data.message));
-      };
-      this.workers.push(w);
+      this.workers.push(new WorkerClient(() => new Worker(new URL('./pool-worker.js', import.meta.url), { type: 'module' }),
+        { what: `CPU worker ${i}`, onFail: (message) => this.#fail(message) }));
     }
-    const inits = await Promise.all(this.workers.map((_, i) => this.#call(i, { op: 'init', glue, module, memory })));
+    const inits = await Promise.all(this.workers.map((w) => w.call({ op: 'init', glue, module, memory })));
     if (!inits[0].limbsOk) return false;
     progress(1, `${this.size} workers ready (${this.package} package)`);
     return true;
   }
 
+  /** @param {string} message */
   #fail(message) {
-    this.failure ??= message;
-    for (const { reject } of this.pending.values()) reject(new Error(message));
-    this.pending.clear();
-    for (const w of this.workers) w.terminate();
+    if (this.failure) return;
+    this.failure = message;
+    for (const w of this.workers) w.fail(message);
   }
 
+  /**
+   * @param {number} i
+   * @param {Record<string, any>} message
+   * @param {Transferable[]} [transfer]
+   */
   #call(i, message, transfer = []) {
     if (this.failure) return Promise.reject(new Error(this.failure));
-    return new Promise((resolve, reject) => {
-      const id = nextId++;
-      this.pending.set(id, { resolve, reject });
-      this.workers[i].postMessage({ id, ...message }, transfer);
-    });
+    return this.workers[i].call(message, { transfer });
   }
 
-  /** Loads the points (the file layout of `curve`) for the MSMs that follow. */
+  /**
+   * Loads the points (the file layout of `curve`) for the MSMs that follow.
+   * @param {string} curve
+   * @param {Uint8Array} points
+   */
   async load(curve, points) {
     if (!points.length) throw new Error('n = 0: an MSM needs at least one point');
     this.curve = curve;
@@ -145,23 +165,29 @@ export class CpuPool {
 
   /**
    * The MSM of the loaded points with `scalars` (32 bytes each), cut into `threads` shares:
-   * `{ point (file layout), plan }`. `planner` is a package with `msm_plan` and `msm_combine`.
+   * `{ point (file layout), plan }`.
+   * @param {Planner} planner the main package (message mode plans and combines there)
+   * @param {Uint8Array} scalars
+   * @param {number} threads
+   * @param {boolean} [glv]
+   * @returns {Promise<{ point: Uint8Array, plan: any }>}
    */
   async msm(planner, scalars, threads, glv = false) {
     if (this.failure) throw new Error(this.failure);
     if (scalars.length !== this.n * 32) {
       throw new Error(`${this.n} points but ${scalars.length / 32} scalars (${scalars.length} bytes)`);
     }
+    /** @type {{ point: Uint8Array }[]} */
     let partials;
     let plan;
     if (this.mode === 'shared') {
       this.bases.keep_scalars(scalars);
       plan = this.pkg.msm_plan(this.curve, scalars, threads, glv);
       const address = this.bases.address;
-      partials = await Promise.all(plan.shares.map((_, t) => this.#call(t % this.size, { op: 'sharedShare', address, plan, share: t })));
+      partials = await Promise.all(plan.shares.map((/** @type {any} */ _, /** @type {number} */ t) => this.#call(t % this.size, { op: 'sharedShare', address, plan, share: t })));
     } else {
       plan = planner.msm_plan(this.curve, scalars, threads, glv);
-      partials = await Promise.all(plan.spans.map(([a, b], t) => {
+      partials = await Promise.all(plan.spans.map(([a, b], /** @type {number} */ t) => {
         const mine = scalars.slice(32 * a, 32 * b);
         return this.#call(t % this.size, { op: 'share', plan, share: t, scalars: mine }, [mine.buffer]);
       }));
@@ -175,20 +201,25 @@ export class CpuPool {
 
   /** For the tests: makes worker `i` die outside any request. */
   crashWorker(i = 0) {
-    this.workers[i].postMessage({ id: 0, op: 'crash' });
+    this.workers[i].call({ op: 'crash' }).catch(() => {});
   }
 
   terminate() {
     this.bases?.free?.();
     this.bases = null;
-    for (const w of this.workers) w.terminate();
-    this.failure ??= 'the pool was closed';
+    this.#fail('the pool was closed');
   }
 }
 
-/** Little-endian coordinates of one point (file layout) as hex, `{x: null, y: null}` for the SW identity. */
+/**
+ * Little-endian coordinates of one point (file layout) as hex, `{x: null, y: null}` for the
+ * short-Weierstrass identity (all zero bytes).
+ * @param {Uint8Array} bytes
+ * @returns {{ x: string | null, y: string | null }}
+ */
 export function pointHex(bytes) {
   const half = bytes.length / 2;
+  /** @param {Uint8Array} b */
   const hex = (b) => {
     let v = 0n;
     for (let i = b.length - 1; i >= 0; i--) v = (v << 8n) | BigInt(b[i]);

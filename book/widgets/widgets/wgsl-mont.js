@@ -1,6 +1,8 @@
 // "Montgomery in WGSL": Montgomery products per second on your GPU for each limb width, through
 // the project's WGSL shaders driven by wgpu in WebAssembly; every run is checked against the CPU
 // twin (same module) on a sample of outputs.
+import { webgpuAdapter, widgetGpuSession } from '../core/gpu.js';
+
 export const title = 'WGSL Montgomery products on your GPU';
 
 const FIELDS = ['bn254-fq', 'bn254-fr', 'bls12-377-fq', 'bls12-377-fr', 'bls12-381-fq', 'bls12-381-fr'];
@@ -14,18 +16,25 @@ export const controls = [
 ];
 export const quick = { field: 'bn254-fq', widths: ['13', '16'], threads: 256, iterations: 4 };
 
+// The benchmark on the widget worker's GPU session, with the kernels it has compiled (once per
+// field and width, kept for later runs).
+let bench = null;
+
+/** @param {import('../core/types.js').Wasm} wasm */
 export async function task(wasm, params, progress) {
-  if (!navigator.gpu || !(await navigator.gpu.requestAdapter())) {
+  if (!(await webgpuAdapter())) {
     return {
       suite: 'wgsl-mont', device: { name: 'no WebGPU adapter', backend: 'none' }, results: [], verified: false,
       message: 'This browser exposes no WebGPU adapter, so the WGSL kernels cannot run here. The CPU (WebAssembly) benchmark in the chapter “Montgomery multiplication” runs everywhere.',
     };
   }
+  bench ??= widgetGpuSession(wasm).then((session) => new wasm.WgslMont(session));
+  const kernels = await bench;
   const results = [];
   let adapter = '';
   for (const [i, w] of params.widths.entries()) {
     progress(i / params.widths.length, `${params.field}, ${w}-bit limbs: compiling and running…`);
-    const run = await wasm.wgsl_mont_bench(params.field, Number(w), params.threads, params.iterations, 5);
+    const run = await kernels.run(params.field, Number(w), params.threads, params.iterations, 5);
     adapter = run.adapter;
     const rates = run.rates;
     results.push({

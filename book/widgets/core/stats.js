@@ -13,7 +13,7 @@ export function round(x, digits = 3) {
   return Math.round(x * 10 ** digits) / 10 ** digits;
 }
 
-/** The timing fields of a result row (DESIGN.md schema) from its samples, rounded to `digits`. */
+/** The timing fields of a result row (the schema of benches/README.md) from its samples, rounded to `digits`. */
 export function summary(samples, digits = 2) {
   return {
     median: round(median(samples), digits),

@@ -3,11 +3,15 @@
 //    loaded into it once, and each request brings the scalars of one share;
 //  - shared memory: the threads package over the coordinator's shared memory; a request names
 //    the bases' address and a share, and the points and scalars are read where they lie.
-// Every request is answered, with the share's point or the error's message.
+// Every request is answered (core/rpc.js), with the share's point or the error's message.
+import { Transfer, serve } from '../core/rpc.js';
+
+/** @type {any} */
 let pkg = null;
+/** @type {any} */
 let bases = null;
 
-const handlers = {
+serve({
   async init({ glue, module, memory }) {
     pkg = await import(glue);
     await pkg.default(memory ? { module_or_path: module, memory } : { module_or_path: module });
@@ -21,11 +25,11 @@ const handlers = {
   },
   share({ plan, share, scalars }) {
     const point = bases.run_share(plan, share, scalars);
-    return { point, transfer: [point.buffer] };
+    return new Transfer({ point }, [point.buffer]);
   },
   sharedShare({ address, plan, share }) {
     const point = pkg.run_kept_share(address, plan, share);
-    return { point, transfer: [point.buffer] };
+    return new Transfer({ point }, [point.buffer]);
   },
   // For the tests: a worker that dies outside any request (an uncaught error, as an engine's
   // out-of-memory would end it) must be reported by the pool, not waited on.
@@ -33,14 +37,4 @@ const handlers = {
     setTimeout(() => { throw new Error('this CPU worker was told to crash (test hook)'); });
     return new Promise(() => {});
   },
-};
-
-self.onmessage = async ({ data }) => {
-  const { id, op } = data;
-  try {
-    const { transfer = [], ...reply } = await handlers[op](data);
-    self.postMessage({ id, ok: true, ...reply }, transfer);
-  } catch (e) {
-    self.postMessage({ id, ok: false, message: String(e?.message ?? e) });
-  }
-};
+});

@@ -22,6 +22,7 @@ function randomBelow(r) {
 
 const big = (s) => (s.startsWith('-') ? -BigInt(s.slice(1)) : BigInt(s));
 const abs = (x) => (x < 0n ? -x : x);
+/** @type {(x: bigint, r: bigint) => bigint} */
 const mod = (x, r) => ((x % r) + r) % r;
 
 /** Independent BigInt check of one split: the list of problems (empty when it holds). */
@@ -38,6 +39,7 @@ export function check(s) {
   return problems;
 }
 
+/** @param {import('../core/types.js').Wasm} wasm */
 export async function task(wasm, params) {
   const splits = [];
   for (const curve of [params.curve].flat()) {

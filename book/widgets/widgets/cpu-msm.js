@@ -7,15 +7,16 @@
 // with arkworks' result on that input; a run is verified when they are the same point. The
 // operation counts come from running our code over a field that counts its own operations.
 
-import { wasmFeatures } from './capabilities.js';
-import { loadRelaxed, wideArithmetic } from './mont-bench.js';
-import { median, round, summary } from './stats.js';
+import { WIDE_MISSING, wasmFeatures, wideArithmetic } from '../core/features.js';
+import { loadPackage } from '../core/packages.js';
+import { byCurveAndSize, msText } from '../core/render.js';
+import { CURVES, SEED } from '../core/seeded.js';
+import { median, round, summary } from '../core/stats.js';
 
 export const title = 'Multi-scalar multiplication on your CPU: ours vs arkworks, in WebAssembly';
 
 // Listed here because the controls are built before any WebAssembly loads; the task checks them
-// against the module's own lists (cpu_msm_info).
-export const CURVES = ['bn254', 'bls12-377', 'bls12-381', 'ed-on-bls12-377'];
+// (and core/seeded.js's curves) against the module's own lists (cpu_msm_info).
 export const VARIANTS = ['projective', 'batch-affine', 'all-affine', 'projective-r30', 'batch-affine-r30', 'all-affine-r30',
   'arkworks'];
 // The MSM over the 51-bit FMA twins: only in the relaxed-SIMD package (cpu_msm_info there).
@@ -60,8 +61,6 @@ export const controls = [
 export const quick = { curve: ['bn254', 'bls12-377'], logn: 10, variants: 'all', repetitions: 1, count: 'yes', window: 0, glv: 'no' };
 export const autorun = false;
 
-// Also the gpu-msm widget's seed: the same seed draws the same input in both.
-export const SEED = 20260521;
 const WARMUP_POINTS = 1 << 10; // V8 compiles wasm functions again, optimised, once they run hot
 
 const asList = (v, all) => (v === 'all' || v === undefined || (Array.isArray(v) && (v.length === 0 || v.includes('all')))
@@ -74,7 +73,7 @@ const limbBits = (variant) => (variant === BASELINE ? 64 : variant.endsWith('-r3
 async function relaxedPackage(progress) {
   if (!wasmFeatures().relaxed_simd) return { problem: 'this browser lacks WebAssembly relaxed SIMD' };
   progress(0, 'Loading the relaxed-SIMD package…');
-  const pkg = await loadRelaxed();
+  const pkg = await loadPackage('relaxed');
   if (!pkg.mont_build_info().emmart_fma_fused) {
     return { problem: 'f64x2.relaxed_madd is not fused on this CPU/engine; the 51-bit product needs a fused multiply-add' };
   }
@@ -85,17 +84,10 @@ async function relaxedPackage(progress) {
 }
 
 // The wide-arithmetic MSM package where this browser can run it and this site has it, or why not.
-let wideMsmPackage = null;
 async function wideMsm(progress) {
-  if (!wideArithmetic()) return { problem: 'this browser lacks WebAssembly wide arithmetic (in Chromium 156 it is behind --js-flags=--wasm-wide-arithmetic)' };
+  if (!wideArithmetic()) return { problem: WIDE_MISSING };
   progress(0, 'Loading the wide-arithmetic MSM package…');
-  wideMsmPackage ??= (async () => {
-    const url = (f) => new URL(`../generated/pkg-wide-msm/${f}`, import.meta.url);
-    const m = await import(url('fastmsm_wide_msm.js'));
-    await m.default({ module_or_path: url('fastmsm_wide_msm_bg.wasm') });
-    return m;
-  })().catch(() => null);
-  const pkg = await wideMsmPackage;
+  const pkg = await loadPackage('wide-msm').catch(() => null);
   if (!pkg) return { problem: 'this site has no wide-arithmetic MSM package (a benchmark build: make wasm-wide-msm)' };
   const listed = pkg.cpu_msm_info().variants;
   const missing = WIDE_VARIANTS.map(wideBase).filter((v) => !listed.includes(v));
@@ -103,6 +95,7 @@ async function wideMsm(progress) {
   return { pkg };
 }
 
+/** @param {import('../core/types.js').Wasm} wasm */
 export async function task(wasm, params, progress) {
   const info = wasm.cpu_msm_info();
   if (info.curves.join(',') !== CURVES.join(',') || info.variants.join(',') !== VARIANTS.join(',')) {
@@ -113,24 +106,19 @@ export async function task(wasm, params, progress) {
   for (const c of curves) if (!CURVES.includes(c)) throw new Error(`unknown curve ${c}`);
   for (const v of variants) if (!ALL.includes(v) && !WIDE_VARIANTS.includes(v)) throw new Error(`unknown variant ${v}`);
   const unavailable = [];
-  let relaxed = null;
-  if (variants.some((v) => RELAXED_VARIANTS.includes(v))) {
-    const { pkg, problem } = await relaxedPackage(progress);
-    relaxed = pkg ?? null;
+  // The package of the `rows` asked for, or null: where it cannot run here, its rows are dropped
+  // and reported with the reason.
+  const extraPackage = async (rows, load) => {
+    if (!variants.some((v) => rows.includes(v))) return null;
+    const { pkg, problem } = await load(progress);
     if (problem) {
-      for (const v of variants.filter((x) => RELAXED_VARIANTS.includes(x))) unavailable.push({ variant: v, reason: problem });
-      variants = variants.filter((v) => !RELAXED_VARIANTS.includes(v));
+      for (const v of variants.filter((x) => rows.includes(x))) unavailable.push({ variant: v, reason: problem });
+      variants = variants.filter((v) => !rows.includes(v));
     }
-  }
-  let wide = null;
-  if (variants.some((v) => WIDE_VARIANTS.includes(v))) {
-    const { pkg, problem } = await wideMsm(progress);
-    wide = pkg ?? null;
-    if (problem) {
-      for (const v of variants.filter((x) => WIDE_VARIANTS.includes(x))) unavailable.push({ variant: v, reason: problem });
-      variants = variants.filter((v) => !WIDE_VARIANTS.includes(v));
-    }
-  }
+    return pkg ?? null;
+  };
+  const relaxed = await extraPackage(RELAXED_VARIANTS, relaxedPackage);
+  const wide = await extraPackage(WIDE_VARIANTS, wideMsm);
   if (!variants.includes(BASELINE)) variants.push(BASELINE); // every result is checked against it
   const logns = [params.logn].flat().map(Number);
   for (const l of logns) if (!(l >= 1 && l <= 20)) throw new Error(`n = 2^${l}: choose 2^1 to 2^20`);
@@ -177,7 +165,7 @@ export async function task(wasm, params, progress) {
       let reference = null;
       for (let r = 0; r < repetitions; r++) {
         // the baseline first in every round, then ours: background noise hits every row alike
-        for (const row of [...rows].sort((a, b) => (b.variant === BASELINE) - (a.variant === BASELINE))) {
+        for (const row of [...rows].sort((a, b) => Number(b.variant === BASELINE) - Number(a.variant === BASELINE))) {
           say(0.12 + 0.7 * (done++ / timedSteps), `round ${r + 1}/${repetitions}, ${rowName(row)}`);
           const t0 = performance.now();
           const out = runOf(row.variant, n, window, batch, row.glv);
@@ -234,14 +222,12 @@ export async function task(wasm, params, progress) {
   };
 }
 
-const ms = (v) => (v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v.toFixed(2));
+const ms = msText;
 const big = (v) => v.toLocaleString('en');
 
 export function view(result) {
-  const groups = [...new Set(result.results.map((r) => `${r.params.curve}|${r.params.log2_n}`))];
-  const tables = groups.map((g) => {
-    const [curve, logn] = g.split('|');
-    const rows = result.results.filter((r) => r.params.curve === curve && String(r.params.log2_n) === logn);
+  const groups = byCurveAndSize(result.results);
+  const tables = groups.map(({ curve, logn, rows }) => {
     return {
       caption: `${curve}, n = 2^${logn}: milliseconds per MSM (median of ${rows[0].samples}; same input for every row)`,
       columns: ['Run', 'Window c', 'ms (median)', 'min–max', 'Speed-up vs arkworks', 'Verified'],
@@ -265,10 +251,8 @@ export function view(result) {
   const key = (r) => `${r.params.variant}${r.params.glv ? '+glv' : ''}`;
   const variants = [...new Set(result.results.map(key))];
   const medians = result.results.map((r) => r.median).filter((m) => m > 0);
-  const best = groups.map((g) => {
-    const [curve, logn] = g.split('|');
-    const rows = result.results.filter((r) => r.params.curve === curve && String(r.params.log2_n) === logn
-      && r.params.variant !== BASELINE);
+  const best = groups.map(({ curve, logn, rows: all }) => {
+    const rows = all.filter((r) => r.params.variant !== BASELINE);
     const top = rows.reduce((a, b) => (b.median < a.median ? b : a), rows[0]);
     return top ? `${curve} 2^${logn}: fastest ${key(top)}, ${top.params.speedup_vs_arkworks.toFixed(2)}× arkworks` : '';
   }).filter(Boolean);
@@ -279,14 +263,10 @@ export function view(result) {
     chart: {
       title: 'Milliseconds per MSM (median)',
       labels: variants.map((v) => (v.endsWith('+glv') ? `${LABELS[v.replace('+glv', '')]}, GLV` : LABELS[v])),
-      series: groups.map((g) => {
-        const [curve, logn] = g.split('|');
-        return {
-          label: `${curve}, 2^${logn}`,
-          data: variants.map((v) => result.results.find((r) => r.params.curve === curve
-            && String(r.params.log2_n) === logn && key(r) === v)?.median ?? null),
-        };
-      }),
+      series: groups.map(({ curve, logn, rows }) => ({
+        label: `${curve}, 2^${logn}`,
+        data: variants.map((v) => rows.find((r) => key(r) === v)?.median ?? null),
+      })),
       logScale: medians.length > 1 && Math.max(...medians) / Math.min(...medians) > 20,
       yLabel: 'ms',
     },

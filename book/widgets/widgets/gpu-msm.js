@@ -9,17 +9,19 @@
 //  - arkworks' VariableBaseMSM on the same input, up to the size the reader sets (default 2^16:
 //    seconds in WebAssembly, benches/results/msm-wasm-*.json, and more as n grows); above it the
 //    row says "not run".
-// The plan and limb width come from a device profile (fastmsm_gpu::profile): calibrated on this
-// GPU on first use (a short field probe and SMVP probe, with progress), then kept in IndexedDB (the
-// widget runs in a worker, which has no localStorage) and reused; "Recalibrate" measures again,
-// and the named profiles make a run reproducible. A failed calibration falls back to the portable
-// profile and says so.
-import { SEED } from './cpu-msm.js';
-import { median, round } from './stats.js';
+// The runs go through the widget worker's GPU session for the chosen profile and product form
+// (core/gpu.js: device, profile and compiled pipelines, kept between runs). The plan and limb
+// width come from the device profile (fastmsm_gpu::profile): calibrated on this GPU on first use
+// (a short field probe and SMVP probe, with progress), then kept in IndexedDB (the widget runs in
+// a worker, which has no localStorage) and reused; "Recalibrate" measures again, and the named
+// profiles make a run reproducible. A failed calibration falls back to the portable profile and
+// says so.
+import { prepareCurve, webgpuAdapter, widgetGpuSession } from '../core/gpu.js';
+import { msText } from '../core/render.js';
+import { CURVES, SEED } from '../core/seeded.js';
+import { median, round } from '../core/stats.js';
 
 export const title = 'MSM on your GPU';
-
-export const CURVES = ['bls12-377', 'bn254', 'bls12-381', 'ed-on-bls12-377'];
 const MAX_LOG_N = 20;
 const CPU_WIDGET = { text: 'the CPU MSM widget (WebAssembly, runs everywhere)', href: 'batch-affine.html#count-it-yourself' };
 
@@ -65,30 +67,6 @@ const samePoint = (a, b) => a.x === b.x && a.y === b.y;
 const pointText = (p) => (p.x === null ? 'identity' : `(${p.x}, ${p.y})`);
 const nText = (n) => (Number.isInteger(Math.log2(n)) ? `2^${Math.log2(n)}` : String(n));
 
-// The calibrated profile, kept across visits: one record in IndexedDB (a profile names the adapter
-// it was measured on; the wasm side ignores one from another adapter).
-const DB = { name: 'fastmsm-gpu-profile', store: 'profiles', key: 'calibrated' };
-function openDb() {
-  return new Promise((resolve, reject) => {
-    const r = indexedDB.open(DB.name, 1);
-    r.onupgradeneeded = () => r.result.createObjectStore(DB.store);
-    r.onsuccess = () => resolve(r.result);
-    r.onerror = () => reject(r.error);
-  });
-}
-async function cached(value) {
-  try {
-    const db = await openDb();
-    return await new Promise((resolve, reject) => {
-      const tx = db.transaction(DB.store, value === undefined ? 'readonly' : 'readwrite');
-      const q = value === undefined ? tx.objectStore(DB.store).get(DB.key) : tx.objectStore(DB.store).put(value, DB.key);
-      q.onsuccess = () => resolve(value === undefined ? q.result ?? null : value);
-      q.onerror = () => reject(q.error);
-    });
-  } catch {
-    return null; // no IndexedDB (e.g. a private window): calibrate every time
-  }
-}
 const HOW = {
   calibrated: 'calibrated on this GPU now',
   cached: 'calibrated earlier on this GPU, read from this browser’s cache',
@@ -100,65 +78,78 @@ function noWebGPU(why) {
   return { suite: 'gpu-msm', device: { name: 'no WebGPU adapter', backend: 'none' }, results: [], verified: false, unavailable: `no WebGPU (${why})` };
 }
 
-export async function task(wasm, params, progress) {
-  if (!navigator.gpu) return noWebGPU('navigator.gpu is missing in the widget worker');
-  const browserAdapter = await navigator.gpu.requestAdapter({ powerPreference: 'high-performance' }).catch(() => null);
-  if (!browserAdapter) return noWebGPU('the browser offers no adapter');
+/** The task's settings from the form (or a benchmark job's params), each checked. */
+function settings(params) {
   const curves = params.curve === 'all' ? CURVES : [params.curve].flat();
   for (const c of curves) if (!CURVES.includes(c)) throw new Error(`unknown curve ${c}`);
-  const ns = [params.n].flat().map(parseN);
-  const repetitions = Math.max(1, Math.round(params.repetitions ?? 3));
-  const limbs = params.limbs === 'auto' || !params.limbs ? 0 : Number(params.limbs);
-  const window = Math.max(0, Math.round(params.window ?? 0));
-  const cpuCheck = Math.min(MAX_LOG_N, Math.max(0, Math.round(params.cpu_check ?? 16)));
-  const seed = Number(params.seed ?? SEED) >>> 0;
+  return {
+    curves,
+    ns: [params.n].flat().map(parseN),
+    repetitions: Math.max(1, Math.round(params.repetitions ?? 3)),
+    limbs: params.limbs === 'auto' || !params.limbs ? 0 : Number(params.limbs),
+    window: Math.max(0, Math.round(params.window ?? 0)),
+    cpuCheck: Math.min(MAX_LOG_N, Math.max(0, Math.round(params.cpu_check ?? 16))),
+    seed: Number(params.seed ?? SEED) >>> 0,
+    uploads: [params.upload ?? 'auto'].flat().map(String),
+    // Diagnostic (benchmark jobs only): wait for the GPU after each upload, so that the host trace
+    // shows when the input has really arrived. Adds a round trip to every run.
+    waitAfterUpload: params.wait_after_upload === true,
+    // Points per batch (benchmark jobs; 0: the plan's). In a browser the GPU process copies one
+    // batch's input while the GPU works on the batch before it.
+    batch: Math.max(0, Math.round(Number(params.batch ?? 0))),
+    profile: params.profile ?? 'auto',
+    kernels: params.kernels ?? 'auto',
+    // GPUs idle at a fraction of their clock and take a second of steady work to raise it; without
+    // this the page times the clock ramp (as native benchmarks would without their warm-up).
+    warmupS: Math.min(10, Math.max(0, Number(params.warmup_s ?? 1))),
+  };
+}
 
-  const uploads = [params.upload ?? 'auto'].flat().map(String);
-  // Diagnostic (benchmark jobs only): wait for the GPU after each upload, so that the host trace
-  // shows when the input has really arrived. Adds a round trip to every run.
-  const waitAfterUpload = params.wait_after_upload === true;
-  // Points per batch (benchmark jobs; 0: the plan's). In a browser the GPU process copies one
-  // batch's input while the GPU works on the batch before it.
-  const batch = Math.max(0, Math.round(Number(params.batch ?? 0)));
-
-  const mode = params.profile ?? 'auto';
-  const kernels = params.kernels ?? 'auto';
-  // GPUs idle at a fraction of their clock and take a second of steady work to raise it; without
-  // this the page times the clock ramp (as native benchmarks would without their warm-up).
-  const warmupS = Math.min(10, Math.max(0, Number(params.warmup_s ?? 1)));
-
+/** @param {import('../core/types.js').Wasm} wasm */
+export async function task(wasm, params, progress) {
+  if (!navigator.gpu) return noWebGPU('navigator.gpu is missing in the widget worker');
+  const browserAdapter = await webgpuAdapter();
+  if (!browserAdapter) return noWebGPU('the browser offers no adapter');
+  const o = settings(params);
   progress(0, 'Opening the GPU device…');
-  const adapter = await wasm.gpu_msm_adapter();
-  const info = browserAdapter.info ?? {};
+  const session = await widgetGpuSession(wasm, { profile: o.profile, form: o.kernels });
+  try {
+    return await runAll(wasm, session, browserAdapter.info ?? {}, o, progress);
+  } finally {
+    if (o.profile === 'recalibrate') session.free(); // a session of its own (core/gpu.js)
+  }
+}
+
+/** The widget's runs of settings `o` in `session`. */
+async function runAll(wasm, session, info, o, progress) {
+  const adapter = await session.adapter();
   const results = [];
   let profile = null;
-  const plan = curves.flatMap((curve) => ns.map((n) => ({ curve, n })));
+  const plan = o.curves.flatMap((curve) => o.ns.map((n) => ({ curve, n })));
   for (const [pi, { curve, n }] of plan.entries()) {
     const say = (f, text) => progress((pi + f) / plan.length, `${curve}, n = ${nText(n)}: ${text}`);
     say(0, 'drawing the input');
-    const input = new wasm.GpuMsmInput(curve, n, seed, (f, text) => say(0.15 * f, text));
+    const input = new wasm.GpuMsmInput(curve, n, o.seed, (f, text) => say(0.15 * f, text));
     try {
       say(0.15, 'device profile and pipelines (once per curve)');
-      wasm.gpu_msm_set_form(kernels);
-      profile = await wasm.gpu_msm_profile(curve, mode, await cached(), (f, text) => say(0.15 + 0.15 * f, text));
-      if (profile.origin === 'calibrated') await cached(profile.profile);
+      profile = await prepareCurve(session, curve, (f, text) => say(0.15 + 0.15 * f, text));
       say(0.3, 'compiling the pipelines (once per curve, limb width and product form)');
-      const compiled = await wasm.gpu_msm_compile(curve, limbs);
+      const compiled = await session.compile(curve, o.limbs);
       // Test hook (end-to-end suite): lose the device here, as a crash of the GPU process would.
-      if (self.fastmsmTest?.loseDeviceOnce) { self.fastmsmTest.loseDeviceOnce = false; await wasm.gpu_msm_lose_device(); }
+      if (self.fastmsmTest?.loseDeviceOnce) { self.fastmsmTest.loseDeviceOnce = false; await session.lose_device(); }
       const timed = [];
-      for (const [ui, upload] of uploads.entries()) {
-        const part = (f) => 0.3 + 0.4 * ((ui + f) / uploads.length);
-        const via = uploads.length > 1 ? ` (upload: ${upload})` : '';
-        const gpu = () => input.gpu(limbs, window, upload, waitAfterUpload, batch);
+      for (const [ui, upload] of o.uploads.entries()) {
+        const part = (f) => 0.3 + 0.4 * ((ui + f) / o.uploads.length);
+        const via = o.uploads.length > 1 ? ` (upload: ${upload})` : '';
+        const gpu = () => session.run(input, o.limbs, o.window, upload, o.waitAfterUpload, o.batch);
         let warmupRuns = 0;
-        for (const until = performance.now() + warmupS * 1e3; performance.now() < until; warmupRuns++) {
+        for (const until = performance.now() + o.warmupS * 1e3; performance.now() < until; warmupRuns++) {
           say(part(0), `warming the GPU up (${warmupRuns + 1})${via}`);
           await gpu();
         }
         const runs = [];
-        for (let r = 0; r < repetitions; r++) {
-          say(part(r / repetitions), `GPU run ${r + 1}/${repetitions}${via}`);
+        for (let r = 0; r < o.repetitions; r++) {
+          say(part(r / o.repetitions), `GPU run ${r + 1}/${o.repetitions}${via}`);
           runs.push(await gpu());
         }
         timed.push({ runs, upload, warmupRuns });
@@ -166,9 +157,9 @@ export async function task(wasm, params, progress) {
       // Checked once per input: every run of every upload path must equal the same point.
       say(0.7, 'checking: Σ kᵢ·aᵢ·G from the discrete logarithms');
       const logs = input.by_discrete_logs();
-      const ark = n <= 2 ** cpuCheck ? (say(0.75, 'checking: arkworks MSM on the CPU'), input.arkworks()) : null;
+      const ark = n <= 2 ** o.cpuCheck ? (say(0.75, 'checking: arkworks MSM on the CPU'), input.arkworks()) : null;
       for (const { runs, upload, warmupRuns } of timed) {
-        results.push(row({ curve, n, seed, upload, runs, warmupRuns, compiled, profile, logs, ark, cpuCheck, waitAfterUpload, batch }));
+        results.push(row({ curve, n, upload, runs, warmupRuns, compiled, profile, logs, ark }, o));
       }
     } finally {
       input.free();
@@ -181,7 +172,9 @@ export async function task(wasm, params, progress) {
     suite: 'gpu-msm',
     device: { name, backend: 'WebGPU', device_type: adapter.device_type },
     adapter: { timestamp_query: adapter.timestamp_query, limits: adapter.limits },
-    params: { repetitions, limbs: limbs || 'auto', window: window || 'automatic', arkworks_check_up_to: 2 ** cpuCheck, seed, profile: mode, kernels, warmup_s: warmupS, upload: uploads, wait_after_upload: waitAfterUpload, batch: batch || 'plan' },
+    params: { repetitions: o.repetitions, limbs: o.limbs || 'auto', window: o.window || 'automatic', arkworks_check_up_to: 2 ** o.cpuCheck,
+      seed: o.seed, profile: o.profile, kernels: o.kernels, warmup_s: o.warmupS, upload: o.uploads, wait_after_upload: o.waitAfterUpload,
+      batch: o.batch || 'plan' },
     profile: profile && { origin: profile.origin, summary: profile.summary, seconds: profile.seconds, ...JSON.parse(profile.profile) },
     results,
     verified: results.length > 0 && results.every((r) => r.verified),
@@ -189,7 +182,7 @@ export async function task(wasm, params, progress) {
 }
 
 /** One result row: the runs of one (curve, n, upload path), checked against the CPU's answers. */
-function row({ curve, n, seed, upload, runs, warmupRuns, compiled, profile, logs, ark, cpuCheck, waitAfterUpload, batch }) {
+function row({ curve, n, upload, runs, warmupRuns, compiled, profile, logs, ark }, { seed, cpuCheck, waitAfterUpload, batch }) {
   const verified = runs.every((run) => samePoint(run, logs) && (!ark || samePoint(run, ark)))
     && (!ark || samePoint(ark, logs));
   const times = runs.map((run) => run.seconds * 1e3);
@@ -229,7 +222,7 @@ function row({ curve, n, seed, upload, runs, warmupRuns, compiled, profile, logs
   };
 }
 
-const ms = (v) => (v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v.toFixed(2));
+const ms = msText;
 const check = (c) => (c.not_run ? `not run (${c.not_run})` : `${c.equal ? '✔ equal' : '✘ DIFFERENT'} (${ms(c.ms)} ms)`);
 const TIMING = {
   'gpu-timestamps': 'GPU timestamp queries around each stage',

@@ -59,6 +59,7 @@ export function check(s) {
   return problems;
 }
 
+/** @param {import('../core/types.js').Wasm} wasm */
 export async function task(wasm, params) {
   const runs = [params].flat().map((p) => {
     const multiples = String(p.multiples).trim() === 'random' ? randomMultiples() : String(p.multiples);

@@ -4,8 +4,9 @@
 // `repetitions` rounds that time every row once (interleaved, so background noise hits all rows
 // alike). A row is verified when every value it returned equals x·y^count mod p computed here
 // with BigInt, using the modulus as ark-ff defines it.
-import { wasmFeatures } from './capabilities.js';
-import { median, round } from './stats.js';
+import { WIDE_MISSING, wasmFeatures, wideArithmetic } from '../core/features.js';
+import { loadPackage } from '../core/packages.js';
+import { median, round } from '../core/stats.js';
 
 export const title = 'Montgomery multiplication: every variant vs ark-ff, in your browser';
 
@@ -28,19 +29,6 @@ export const WIDE_ROWS = ['ark-ff', 'fips-wide', 'cios', 'cios-no-carry', 'cios-
 export const WIDE_BASELINE = `${BASELINE}${WIDE_SUFFIX}`;
 const EXTRA_ROWS = [RELAXED, ...WIDE_ROWS];
 
-// A module with one i64.mul_wide_u (0xfc 0x16) and one i64.add128 (0xfc 0x13), () -> (i64, i64):
-// WebAssembly.validate() accepts it only where the engine has wide arithmetic.
-const WIDE_ARITHMETIC_PROBE = [0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
-  0x01, 0x06, 0x01, 0x60, 0x00, 0x02, 0x7e, 0x7e, // type: () -> (i64, i64)
-  0x03, 0x02, 0x01, 0x00, // one function of that type
-  0x0a, 0x10, 0x01, 0x0e, 0x00, // code: one body of 14 bytes, no locals
-  0x42, 0x00, 0x42, 0x00, 0xfc, 0x16, // i64.const 0; i64.const 0; i64.mul_wide_u
-  0x42, 0x00, 0x42, 0x00, 0xfc, 0x13, 0x0b]; // i64.const 0; i64.const 0; i64.add128; end
-export function wideArithmetic() {
-  try { return WebAssembly.validate(new Uint8Array(WIDE_ARITHMETIC_PROBE)); } catch { return false; }
-}
-const WIDE_MISSING = 'this browser lacks WebAssembly wide arithmetic (in Chromium 156 it is behind --js-flags=--wasm-wide-arithmetic)';
-
 export const controls = [
   { name: 'field', label: 'Field', type: 'select', default: 'bn254-fr',
     options: [...FIELDS, { value: 'all', label: 'all six' }] },
@@ -57,6 +45,7 @@ export const autorun = false;
 const WARMUPS = 2; // calls per row before timing: V8 tiers hot wasm functions up from Liftoff
 
 // ---- reference: x·y^n mod p in BigInt -------------------------------------------------------------
+/** @param {bigint} base @param {bigint} exp @param {bigint} p */
 function modpow(base, exp, p) {
   let r = 1n;
   let b = base % p;
@@ -76,34 +65,10 @@ function randomBelow(p) {
 
 const hex = (x) => `0x${x.toString(16)}`;
 
-// The wide-arithmetic package, loaded once per worker. Call only after wideArithmetic().
-let widePackage = null;
-export function loadWide() {
-  widePackage ??= (async () => {
-    const url = (f) => new URL(`../generated/pkg-wide/${f}`, import.meta.url);
-    const m = await import(url('fastmsm_wide.js'));
-    await m.default({ module_or_path: url('fastmsm_wide_bg.wasm') });
-    return m;
-  })();
-  return widePackage;
-}
-
-// The relaxed-SIMD package, loaded once per worker (also by the cpu-msm widget). Call only after
-// wasmFeatures().relaxed_simd: the module does not compile without the feature.
-let relaxedPackage = null;
-export function loadRelaxed() {
-  relaxedPackage ??= (async () => {
-    const url = (f) => new URL(`../generated/pkg-relaxed/${f}`, import.meta.url);
-    const m = await import(url('fastmsm_relaxed.js'));
-    await m.default({ module_or_path: url('fastmsm_relaxed_bg.wasm') });
-    return m;
-  })();
-  return relaxedPackage;
-}
-
 const asList = (v, all) => (v === 'all' || v === undefined || (Array.isArray(v) && (v.length === 0 || v.includes('all')))
   ? all : [v].flat());
 
+/** @param {import('../core/types.js').Wasm} wasm */
 export async function task(wasm, params, progress) {
   const wasmFields = wasm.mont_fields();
   const wasmVariants = wasm.mont_variants();
@@ -127,7 +92,7 @@ export async function task(wasm, params, progress) {
     if (!features.relaxed_simd) relaxedProblem = 'this browser lacks WebAssembly relaxed SIMD';
     else {
       progress(0, 'Loading the relaxed-SIMD package…');
-      relaxed = await loadRelaxed();
+      relaxed = await loadPackage('relaxed');
       relaxedBuild = relaxed.mont_build_info();
       if (!relaxedBuild.emmart_fma_fused) {
         relaxedProblem = 'f64x2.relaxed_madd is not fused on this CPU/engine; Emmart\'s method needs a fused multiply-add';
@@ -139,7 +104,7 @@ export async function task(wasm, params, progress) {
   let wide = null;
   if (wideWanted && hasWide) {
     progress(0, 'Loading the wide-arithmetic package…');
-    wide = await loadWide();
+    wide = await loadPackage('wide');
     if (names(wide.mont_variants()) !== VARIANTS.join(',')) throw new Error('the wide-arithmetic package is out of date');
   }
   const info = Object.fromEntries(wasmVariants.map((v) => [v.name, v]));

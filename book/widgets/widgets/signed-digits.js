@@ -65,6 +65,7 @@ export function check(k, out) {
   return problems;
 }
 
+/** @param {import('../core/types.js').Wasm} wasm */
 export async function task(wasm, params, progress) {
   const curves = [params.curve].flat();
   const widths = [params.c].flat().map(Number);

@@ -53,6 +53,7 @@ export function check(s) {
   return problems;
 }
 
+/** @param {import('../core/types.js').Wasm} wasm */
 export async function task(wasm, params) {
   const runs = [];
   const fields = [params.field].flat();

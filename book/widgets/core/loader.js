@@ -1,15 +1,37 @@
 // Widget loader: hydrates every <div class="fastmsm-widget" data-widget="NAME"> on the page.
 //
-// Each widget is one module, widgets/NAME.js, exporting:
+// Each widget is one module, ../widgets/NAME.js (its shape: core/types.js), exporting:
 //   title, controls (form fields: select, number or text), quick (parameters for a fast run), autorun (bool),
-//   task(wasm, params, progress)  — runs in the Web Worker, returns a results object (DESIGN.md schema)
+//   task(wasm, params, progress)  — runs in the widget worker, returns a results object
 //   view(result)                  — tables and a chart spec for the page
 //   fromPage(params)  (optional)  — runs in the page before the task: adds what only the page has
 //                                   (localStorage) to the parameters sent to the worker
+// Tasks run in one widget worker per page (core/widget-worker.js), through core/rpc.js.
 // All URLs are relative to this file, so the site works from any sub-path, offline.
-import { runInWorker } from './worker-client.js';
+import { WorkerClient } from './rpc.js';
 import { renderOutput, toMarkdown } from './render.js';
 
+// A worker that stops rejects the tasks in flight; the next task starts a new one.
+const worker = new WorkerClient(() => new Worker(new URL('./widget-worker.js', import.meta.url), { type: 'module' }),
+  { what: 'the widget worker', restart: true });
+
+/**
+ * Runs widget `name`'s task with `params` in the page's widget worker.
+ * @param {string} name
+ * @param {any} params
+ * @param {(fraction: number, text: string) => void} [onProgress]
+ * @returns {Promise<import('./types.js').TaskResult>}
+ */
+export function runTask(name, params, onProgress) {
+  return worker.call({ op: 'task', widget: name, params }, { onProgress });
+}
+
+/**
+ * A widget on this page: its element, module, last result and run.
+ * @typedef {{ root: HTMLElement, name: string, module: import('./types.js').Widget, lastResult: any,
+ *   run: (params: any) => Promise<any> }} Hydrated
+ */
+/** @type {Hydrated[]} */
 const widgets = [];
 
 function controlElement(spec) {
@@ -59,7 +81,8 @@ function el(tag, className, text) {
 
 async function hydrate(root) {
   const name = root.dataset.widget;
-  const module = await import(new URL(`./${name}.js`, import.meta.url));
+  /** @type {import('./types.js').Widget} */
+  const module = await import(new URL(`../widgets/${name}.js`, import.meta.url).href);
   const controls = module.controls ?? [];
   root.replaceChildren();
   root.dataset.state = 'idle';
@@ -86,7 +109,8 @@ async function hydrate(root) {
   root.append(head, form, el('div', 'fm-progress-row'), output, exportBar);
   root.querySelector('.fm-progress-row').append(progress, status);
 
-  const widget = { root, name, module, lastResult: null };
+  /** @type {Hydrated} */
+  const widget = { root, name, module, lastResult: null, run: async () => {} };
   const exportAs = async (text) => {
     exported.value = text;
     exported.hidden = false;
@@ -103,7 +127,7 @@ async function hydrate(root) {
     progress.value = 0;
     try {
       const request = module.fromPage ? module.fromPage(params) : params;
-      const result = await runInWorker(name, request, (fraction, text) => {
+      const result = await runTask(name, request, (fraction, text) => {
         progress.value = fraction;
         status.textContent = text;
       });
@@ -135,9 +159,11 @@ async function hydrate(root) {
 
 const ready = Promise.all([...document.querySelectorAll('.fastmsm-widget[data-widget]')].map(hydrate));
 
-// For the end-to-end tests and the headless bench runner: run every widget on this page.
-window.fastmsmWidgets = {
+// For the end-to-end tests and the headless bench runners: run every widget on this page, or one
+// widget's task in the page's worker.
+/** @type {any} */ (window).fastmsmWidgets = {
   ready,
+  runTask,
   async runAll({ quick = false } = {}) {
     await ready;
     const results = [];

@@ -15,6 +15,7 @@ export const controls = [
 export const quick = { curve: CURVES, a: '3', b: '5' };
 export const autorun = true;
 
+/** @param {import('../core/types.js').Wasm} wasm */
 export async function task(wasm, params) {
   const runs = [params.curve].flat().map((curve) => wasm.curve_ops(curve, String(params.a), String(params.b)));
   const results = runs.flatMap((run) => run.formulas.map((f) => ({
