@@ -15,10 +15,10 @@ setup-test:
 # RUSTFLAGS and the cargo feature named after it (wasm-demo/Cargo.toml), which selects the entry
 # points the package holds. wasm-pack --target web: ES modules loaded through relative URLs.
 # --no-opt: Debian's wasm-opt (binaryen 108) corrupts wasm-bindgen 0.2.130 output.
-# The main package (default feature `book`): every widget, and the npm package's MSM.
+# The main package (feature `book`): every widget, and the npm package's MSM.
 wasm: setup
 	RUSTFLAGS="$(WASM_RUSTFLAGS)" wasm-pack build wasm-demo --release --target web --no-opt \
-		--no-pack --out-dir ../$(WASM_OUT) --out-name fastmsm
+		--no-pack --out-dir ../$(WASM_OUT) --out-name fastmsm -- --features book
 	printf '{"commit":"%s","built":"%s"}\n' "$$(git rev-parse --short HEAD 2>/dev/null || echo unknown)" \
 		"$$(date -u +%Y-%m-%dT%H:%M:%SZ)" > book/generated/build-info.json
 

@@ -4,7 +4,7 @@
 //!
 //! One crate, several packages: the Makefile builds it once per WebAssembly target (plain SIMD,
 //! relaxed SIMD, wide arithmetic, shared memory), each with the cargo feature named after that
-//! target (Cargo.toml), which selects the modules below.
+//! target (`book` for the plain one; Cargo.toml), which selects the modules below.
 
 // A feature named after a target must be built for that target, or its package would hold code
 // compiled without the instructions it exists for.
