@@ -1,5 +1,5 @@
 # Fast MSM build entry point. The README's two commands are `make serve` and `make test`.
-.PHONY: setup setup-test wasm wasm-relaxed wasm-wide wasm-wide-msm wasm-threads book serve test test-rust test-e2e bench-mont-wasm bench-msm-wasm clean gpu-bench-bin
+.PHONY: setup setup-test wasm wasm-relaxed wasm-wide wasm-wide-msm wasm-threads book serve test test-rust typecheck test-e2e bench-mont-wasm bench-msm-wasm clean gpu-bench-bin
 
 WASM_OUT := book/generated/pkg
 # SIMD128 is in every current browser; the widgets report (not fake) what a browser lacks.
@@ -11,33 +11,38 @@ setup:
 setup-test:
 	.ci/setup.sh test
 
-# wasm-pack --target web: an ES module loaded by the widget worker through a relative URL.
+# The WebAssembly packages: one crate (wasm-demo), built once per target with that target's
+# RUSTFLAGS and the cargo feature named after it (wasm-demo/Cargo.toml), which selects the entry
+# points the package holds. wasm-pack --target web: ES modules loaded through relative URLs.
 # --no-opt: Debian's wasm-opt (binaryen 108) corrupts wasm-bindgen 0.2.130 output.
+# The main package (feature `book`): every widget, and the npm package's MSM.
 wasm: setup
 	RUSTFLAGS="$(WASM_RUSTFLAGS)" wasm-pack build wasm-demo --release --target web --no-opt \
-		--no-pack --out-dir ../$(WASM_OUT) --out-name fastmsm
+		--no-pack --out-dir ../$(WASM_OUT) --out-name fastmsm -- --features book
 	printf '{"commit":"%s","built":"%s"}\n' "$$(git rev-parse --short HEAD 2>/dev/null || echo unknown)" \
 		"$$(date -u +%Y-%m-%dT%H:%M:%SZ)" > book/generated/build-info.json
 
-# A second, small package with relaxed SIMD (Emmart's f64x2.relaxed_madd) for the mont-bench widget:
-# a module with relaxed-SIMD code fails to load where the feature is missing, so the widget loads it
-# only after probing. Own target dir: different RUSTFLAGS would otherwise evict the main build.
+# A package with relaxed SIMD (Emmart's f64x2.relaxed_madd; feature relaxed-simd): the mont-bench
+# and cpu-msm widgets' 51-bit rows and the CPU pool's message-passing workers. A module with
+# relaxed-SIMD code fails to load where the feature is missing, so it is loaded only after probing.
+# Own target dir: different RUSTFLAGS would otherwise evict the main build.
 WASM_RELAXED_OUT := book/generated/pkg-relaxed
 wasm-relaxed: setup
 	CARGO_TARGET_DIR=$(CURDIR)/target/wasm-relaxed RUSTFLAGS="$(WASM_RUSTFLAGS) -C target-feature=+relaxed-simd" \
-		wasm-pack build wasm-demo/relaxed --release --target web --no-opt \
-		--no-pack --out-dir ../../$(WASM_RELAXED_OUT) --out-name fastmsm_relaxed
+		wasm-pack build wasm-demo --release --target web --no-opt \
+		--no-pack --out-dir ../$(WASM_RELAXED_OUT) --out-name fastmsm_relaxed -- --no-default-features --features relaxed-simd
 
 # A small package with WebAssembly's wide arithmetic (i64.mul_wide_u: the 64×64→128-bit multiply,
-# i64.add128) for the mont-bench widget: fastmsm-mont's fips-wide product and ark-ff built with it.
-# Like the relaxed package it is loaded only after probing, since the module fails to compile where
-# the extension is missing. Only fastmsm-mont and ark-ff are compiled (no MSM). rustc 1.95 warns
-# that the target feature is unstable; the instructions are the phase-4 proposal's.
+# i64.add128; feature wide-arithmetic) for the mont-bench widget: fastmsm-mont's fips-wide product
+# and ark-ff built with it. Like the relaxed package it is loaded only after probing, since the
+# module fails to compile where the extension is missing. Only fastmsm-mont and ark-ff are compiled
+# (no MSM). rustc 1.95 warns that the target feature is unstable; the instructions are the
+# phase-4 proposal's.
 WASM_WIDE_OUT := book/generated/pkg-wide
 wasm-wide: setup
 	CARGO_TARGET_DIR=$(CURDIR)/target/wasm-wide RUSTFLAGS="$(WASM_RUSTFLAGS) -C target-feature=+wide-arithmetic" \
-		wasm-pack build wasm-demo/wide --release --target web --no-opt \
-		--no-pack --out-dir ../../$(WASM_WIDE_OUT) --out-name fastmsm_wide
+		wasm-pack build wasm-demo --release --target web --no-opt \
+		--no-pack --out-dir ../$(WASM_WIDE_OUT) --out-name fastmsm_wide -- --no-default-features --features wide-arithmetic
 
 # The same package with the cpu-msm entry points (feature msm): the MSM over 64-bit limbs on the
 # 128-bit multiply, for `make bench-msm-wasm` only. The book does not ship it (it would compile the
@@ -45,10 +50,10 @@ wasm-wide: setup
 WASM_WIDE_MSM_OUT := book/generated/pkg-wide-msm
 wasm-wide-msm: setup
 	CARGO_TARGET_DIR=$(CURDIR)/target/wasm-wide RUSTFLAGS="$(WASM_RUSTFLAGS) -C target-feature=+wide-arithmetic" \
-		wasm-pack build wasm-demo/wide --release --target web --no-opt \
-		--no-pack --out-dir ../../$(WASM_WIDE_MSM_OUT) --out-name fastmsm_wide_msm -- --features msm
+		wasm-pack build wasm-demo --release --target web --no-opt \
+		--no-pack --out-dir ../$(WASM_WIDE_MSM_OUT) --out-name fastmsm_wide_msm -- --no-default-features --features wide-arithmetic,msm
 
-# A third package for the CPU MSM on every core over one shared memory (book/widgets/cpu-pool.js):
+# A package for the CPU MSM on every core over one shared memory (book/widgets/pool/; feature threads):
 # atomics, so the standard library is rebuilt with them (-Z build-std; RUSTC_BOOTSTRAP lets the
 # pinned stable toolchain do it instead of a nightly one), and relaxed SIMD for the 51-bit product.
 # A module with shared memory loads only in a cross-origin-isolated page: the pool loads it only then.
@@ -62,22 +67,20 @@ WASM_THREADS_FLAGS := -C target-feature=+relaxed-simd,+atomics,+bulk-memory,+mut
 wasm-threads: setup
 	CARGO_TARGET_DIR=$(CURDIR)/target/wasm-threads RUSTC_BOOTSTRAP=1 \
 		RUSTFLAGS="$(WASM_RUSTFLAGS) $(WASM_THREADS_FLAGS)" \
-		wasm-pack build wasm-demo/threads --release --target web --no-opt \
-		--no-pack --out-dir ../../$(WASM_THREADS_OUT) --out-name fastmsm_threads -- -Z build-std=panic_abort,std
+		wasm-pack build wasm-demo --release --target web --no-opt \
+		--no-pack --out-dir ../$(WASM_THREADS_OUT) --out-name fastmsm_threads \
+		-- --no-default-features --features threads -Z build-std=panic_abort,std
 
-# The npm package `fastmsm` (wasm-demo/npm, README "npm package"): its own JS beside the three
-# built wasm packages and the CPU pool's modules from book/widgets (one implementation, copied in,
-# never committed), packed to target/npm/fastmsm-<version>.tgz for `npm install`.
+# The npm package `fastmsm` (wasm-demo/npm, README "npm package"): its sources and the modules it
+# shares with the book (book/widgets/core, pool) bundled by esbuild into wasm-demo/npm/dist beside
+# the three wasm packages it loads (wasm-demo/npm/build.js; never committed), packed to
+# target/npm/fastmsm-<version>.tgz for `npm install`.
 NPM_DIR := wasm-demo/npm
 .PHONY: npm
 npm: wasm wasm-relaxed wasm-threads
-	rm -rf $(NPM_DIR)/wasm $(NPM_DIR)/lib
-	for p in pkg pkg-relaxed pkg-threads; do \
-		mkdir -p $(NPM_DIR)/wasm/$$p && cp book/generated/$$p/*.js book/generated/$$p/*.d.ts book/generated/$$p/*.wasm $(NPM_DIR)/wasm/$$p/; \
-	done
-	mkdir -p $(NPM_DIR)/lib target/npm
+	node $(NPM_DIR)/build.js
+	mkdir -p target/npm
 	rm -f target/npm/fastmsm-*.tgz
-	cp book/widgets/cpu-pool.js book/widgets/pool-worker.js book/widgets/auto-backend.js book/widgets/capabilities.js $(NPM_DIR)/lib/
 	cd $(NPM_DIR) && npm pack --pack-destination $(CURDIR)/target/npm
 
 # Static site in target/book (host it anywhere, at any sub-path).
@@ -90,8 +93,9 @@ book: wasm wasm-relaxed wasm-wide wasm-threads
 serve: book
 	node wasm-demo/lib/serve.js --port 3000 --prefix /
 
-# Whole test suite: Rust (GPU tests on any adapter; lavapipe here) then the browser end-to-end suite.
-test: setup-test book npm test-rust test-e2e
+# Whole test suite: Rust (GPU tests on any adapter; lavapipe here), the JSDoc types of the widgets
+# and the npm package, then the browser end-to-end suite.
+test: setup-test book npm test-rust typecheck test-e2e
 
 test-rust:
 	cargo test
@@ -101,6 +105,9 @@ test-rust:
 	# the library crates package (fastmsm-gpu with its shaders: crates/msm-gpu/shaders links to
 	# shaders/); together, so that each finds the others unpublished
 	cargo package -p fastmsm-mont -p fastmsm-curves -p fastmsm-msm -p fastmsm-gpu --no-verify --allow-dirty --exclude-lockfile --offline
+
+typecheck:
+	cd wasm-demo && npm run typecheck
 
 test-e2e:
 	cd wasm-demo && npm run e2e

@@ -1,5 +1,5 @@
 #!/bin/bash
-# The book's GPU MSM widget task (book/widgets/gpu-msm.js, run in the page's own widget worker) in a
+# The book's GPU MSM widget task (book/widgets/widgets/gpu-msm.js, run in the page's own widget worker) in a
 # headless Chromium on the NVIDIA GPU machine, WebGPU on Vulkan. Chromium staged as for
 # threads-on-gpu-machine.sh; the built site in .site/; .gl/ unpacked (the Vulkan loader).
 #   OUT=DIR JOBS='[{…gpu-msm params…}, …]' bash benches/browser/gpu-msm-on-gpu-machine.sh

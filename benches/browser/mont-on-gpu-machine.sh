@@ -1,5 +1,5 @@
 #!/bin/bash
-# The mont-bench widget's task (every Montgomery variant and ark-ff, book/widgets/mont-bench.js) in
+# The mont-bench widget's task (every Montgomery variant and ark-ff, book/widgets/widgets/mont-bench.js) in
 # the staged headless Chromium on a machine with python3 but no node (the NVIDIA H100/H200 machine's
 # 16-core host), with WebAssembly's wide arithmetic switched on so that the +wide rows run in the same
 # run; then, with MSM_JOBS, the cpu-msm widget's task. Chromium is staged as for

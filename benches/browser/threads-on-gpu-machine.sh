@@ -1,5 +1,5 @@
 #!/bin/bash
-# The threads benchmark (book/widgets/cpu-threads.js) in a headless Chromium on a many-core machine
+# The threads benchmark (book/widgets/widgets/cpu-threads.js) in a headless Chromium on a many-core machine
 # with python3 but no node (the NVIDIA H100/H200 machine: 16 cores). Chromium comes staged as
 # .chrome/chromium.xz.part1 (or /root/stage/…) + .chrome2/ (chromium.xz.part2, chromium.sha256,
 # rtlibs.tar.xz) beside the built site in .site/; the part files are the @sparticuz/chromium

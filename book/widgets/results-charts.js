@@ -186,7 +186,7 @@ function historyChart(root, data) {
 }
 
 async function main() {
-  const roots = [...document.querySelectorAll('.fm-results-chart[data-chart]')];
+  const roots = [.../** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll('.fm-results-chart[data-chart]'))];
   if (!roots.length) return;
   let data;
   try {

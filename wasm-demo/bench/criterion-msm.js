@@ -1,5 +1,5 @@
 // Turns the native criterion MSM bench (crates/msm/benches/msm.rs) into a results file in the
-// DESIGN.md schema: benches/results/msm-native-<cpu>.json. Run after
+// The schema of benches/README.md: benches/results/msm-native-<cpu>.json. Run after
 //   cargo bench -p fastmsm-msm --bench msm
 // Each row is one criterion benchmark: median, min and max of its per-iteration sample times in ms,
 // the speed-up over arkworks at the same curve and n, and `verified`: the bench checks each of ours
@@ -11,7 +11,8 @@ import { cpus } from 'node:os';
 import { execSync } from 'node:child_process';
 import { dirname, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { round, summary } from '../../book/widgets/stats.js';
+import { round, summary } from '../../book/widgets/core/stats.js';
+import { cpuModel, sanitize } from '../lib/machine.js';
 
 const root = resolve(import.meta.dirname, '../..');
 const { values: args } = parseArgs({
@@ -21,14 +22,6 @@ const { values: args } = parseArgs({
 const dir = resolve(args.criterion ?? resolve(root, 'target/criterion'));
 if (!existsSync(dir)) throw new Error(`${dir} is missing: run cargo bench -p fastmsm-msm --bench msm first`);
 
-function cpuModel() {
-  try {
-    const m = readFileSync('/proc/cpuinfo', 'utf8').match(/^model name\s*:\s*(.+)$/m);
-    if (m) return m[1].trim();
-  } catch { /* not Linux */ }
-  return cpus()[0]?.model?.trim() || 'unknown-cpu';
-}
-const sanitize = (s) => s.toLowerCase().replace(/\((r|tm)\)/g, '').replace(/[^a-z0-9.]+/g, '-').replace(/^-+|-+$/g, '');
 const VARIANT = { arkworks: 'arkworks', 'ours-projective': 'projective', 'ours-batch-affine': 'batch-affine',
   'ours-all-affine': 'all-affine' };
 

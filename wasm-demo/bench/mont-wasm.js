@@ -1,19 +1,18 @@
 // Headless-Chromium bench runner for the mont-bench widget (npm run bench:mont; make bench-mont-wasm).
 // Builds nothing: it serves the built book (make book), opens the Montgomery chapter, runs the
 // widget's own task in the page's widget worker for every field × every variant (plus ark-ff and
-// the relaxed-SIMD Emmart row), and writes benches/results/mont-wasm-<device>.json (DESIGN.md schema).
+// the relaxed-SIMD Emmart row), and writes benches/results/mont-wasm-<device>.json (the schema of benches/README.md).
 // With --wide-arithmetic, Chromium starts with --js-flags=--wasm-wide-arithmetic (off by default in
 // Chromium 156), so the widget's wide-arithmetic rows run too (ark-ff+wide, fips-wide+wide, …);
 // the file is then mont-wasm-<device>-wide-arithmetic.json and the run fails if they did not run.
 //
 //   node bench/mont-wasm.js [--count N] [--repetitions R] [--wide-arithmetic] [--out FILE]
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { cpus } from 'node:os';
-import { dirname, relative, resolve } from 'node:path';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { serveBook } from '../lib/serve.js';
-import { chromium } from 'playwright-core';
-import { CHROMIUM, launchChromium } from '../lib/browser.js';
+import { WIDE_ARITHMETIC_FLAG, benchDone, benchPage, launchChromium, launchWideChromium } from '../lib/browser.js';
+import { cpuModel, sanitize } from '../lib/machine.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -25,39 +24,17 @@ const { values: args } = parseArgs({
 });
 const params = { field: 'all', variants: 'all', count: Number(args.count), repetitions: Number(args.repetitions) };
 
-function cpuModel() {
-  try {
-    const m = readFileSync('/proc/cpuinfo', 'utf8').match(/^model name\s*:\s*(.+)$/m);
-    if (m) return m[1].trim();
-  } catch { /* not Linux */ }
-  return cpus()[0]?.model?.trim() || 'unknown-cpu';
-}
-const sanitize = (s) => s.toLowerCase().replace(/\((r|tm)\)/g, '').replace(/[^a-z0-9.]+/g, '-')
-  .replace(/^-+|-+$/g, '');
 
 const server = await serveBook();
-const WIDE_FLAG = '--js-flags=--wasm-wide-arithmetic';
 const wideRun = args['wide-arithmetic'];
 // No WebGPU is needed here, so the flagged browser gets only the flag beyond the usual quiet set.
-const browser = wideRun
-  ? await chromium.launch({ executablePath: CHROMIUM, headless: true,
-    args: ['--no-sandbox', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', WIDE_FLAG] })
-  : await launchChromium();
+const browser = await (wideRun ? launchWideChromium() : launchChromium());
 try {
   const cpu = cpuModel();
   const deviceName = sanitize(`chromium-${browser.version()}-${cpu}`);
   const fileName = `mont-wasm-${deviceName}${wideRun ? '-wide-arithmetic' : ''}.json`;
-  const page = await browser.newPage();
-  const problems = [];
-  page.on('pageerror', (e) => problems.push(e.message));
-  page.on('console', (m) => { if (m.type() === 'error') problems.push(m.text()); });
-  let lastLine = '';
-  await page.exposeFunction('fastmsmBenchProgress', (fraction, text) => {
-    const line = `[${(100 * fraction).toFixed(0).padStart(3)}%] ${text}`;
-    if (process.stdout.isTTY) process.stdout.write(`\r${line.padEnd(lastLine.length)}`);
-    else if (!text.includes('round') || /round \d+\/\d+, ark-ff$/.test(text)) console.log(line);
-    lastLine = line;
-  });
+  // off a terminal, one line per round (its baseline row) and every other step
+  const { page, problems } = await benchPage(browser, (text) => !text.includes('round') || /round \d+\/\d+, ark-ff$/.test(text));
   await page.goto(`${server.url}float-and-wide.html`, { waitUntil: 'load' });
   await page.waitForFunction(() => window.fastmsmWidgets && document.querySelector('.fastmsm-widget[data-widget="mont-bench"]'));
   console.log(`${deviceName}: ${JSON.stringify(params)}`);
@@ -65,17 +42,15 @@ try {
   // The widget's task, in the page's widget worker, through the loader's own worker client.
   const result = await page.evaluate(async (p) => {
     await window.fastmsmWidgets.ready;
-    const loader = document.querySelector('script[type="module"][src*="widgets/loader.js"]').src;
-    const { runInWorker } = await import(new URL('worker-client.js', loader));
-    return runInWorker('mont-bench', p, (fraction, text) => window.fastmsmBenchProgress(fraction, text));
+    return window.fastmsmWidgets.runTask('mont-bench', p, (fraction, text) => window.fastmsmBenchProgress(fraction, text));
   }, params);
   if (process.stdout.isTTY) process.stdout.write('\n');
   result.device = { ...result.device, name: deviceName, backend: result.device.backend, cpu };
   result.params = { ...params, runner: 'wasm-demo/bench/mont-wasm.js', seconds: Math.round((Date.now() - started) / 1000),
-    browser_flags: wideRun ? [WIDE_FLAG] : [] };
+    browser_flags: wideRun ? [WIDE_ARITHMETIC_FLAG] : [] };
   // the widget's own verdict (rows unavailable for another reason, a product whose condition on p a
   // field fails, stay listed in the file)
-  if (wideRun && !result.features.wide_arithmetic) throw new Error(`${WIDE_FLAG} did not enable wide arithmetic`);
+  if (wideRun && !result.features.wide_arithmetic) throw new Error(`${WIDE_ARITHMETIC_FLAG} did not enable wide arithmetic`);
 
   const out = resolve(args.out ?? resolve(import.meta.dirname, `../../benches/results/${fileName}`));
   mkdirSync(dirname(out), { recursive: true });
@@ -94,9 +69,7 @@ try {
   const small = result.results.filter((r) => r.params.variant !== 'ark-ff' && r.params.speedup_vs_ark_ff != null && /^(bn254|bls12-377-fr|bls12-381-fr)/.test(r.params.field));
   const best = small.reduce((a, b) => (b.params.speedup_vs_ark_ff > a.params.speedup_vs_ark_ff ? b : a), small[0]);
   if (best) console.log(`\nbest 254/256-bit speed-up over ark-ff: ${best.params.speedup_vs_ark_ff.toFixed(2)}× (${best.name})`);
-  console.log(`verified: ${result.verified}; wrote ${relative(process.cwd(), out)}`);
-  if (problems.length) console.error(`page problems:\n  ${problems.join('\n  ')}`);
-  if (!result.verified || problems.length) process.exitCode = 1;
+  benchDone(result, out, problems);
 } finally {
   await browser.close();
   await server.close();

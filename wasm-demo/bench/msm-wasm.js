@@ -3,7 +3,7 @@
 // task in the page's widget worker — ours (projective and batch-affine buckets, 64- and 30-bit
 // limbs) and arkworks' VariableBaseMSM, one thread, same seeded input, interleaved rounds, every
 // result checked against arkworks' — and writes benches/results/msm-wasm-<browser>-<cpu>.json
-// (DESIGN.md schema).
+// (the schema of benches/README.md).
 //
 // With --suite threads it runs the cpu-threads widget's task instead: the all-affine MSM on 1, 2, 4, …
 // threads up to every core, in both modes (shared memory: the page is served with COOP/COEP; and
@@ -18,14 +18,14 @@
 //   node bench/msm-wasm.js [--curves bls12-377,bn254] [--logn 12,14,16] [--repetitions 5] [--glv both|yes|no]
 //                          [--variants all|v1,v2] [--count yes|no] [--suite single|threads] [--wide-arithmetic]
 //                          [--out FILE]
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
-import { dirname, relative, resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { serveBook } from '../lib/serve.js';
-import { chromium } from 'playwright-core';
-import { CHROMIUM, launchChromium } from '../lib/browser.js';
-import { ALL, WIDE_VARIANTS } from '../../book/widgets/cpu-msm.js';
+import { WIDE_ARITHMETIC_FLAG, benchDone, benchPage, launchChromium, launchWideChromium } from '../lib/browser.js';
+import { cpuModel, sanitize } from '../lib/machine.js';
+import { ALL, WIDE_VARIANTS } from '../../book/widgets/widgets/cpu-msm.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -42,7 +42,6 @@ const { values: args } = parseArgs({
 });
 const threads = args.suite === 'threads';
 const wideRun = args['wide-arithmetic'] && !threads;
-const WIDE_FLAG = '--js-flags=--wasm-wide-arithmetic';
 const params = threads ? {
   curve: args.curves.split(','),
   logn: args.logn.split(',').map(Number),
@@ -59,36 +58,15 @@ const params = threads ? {
   window: 0,
 };
 
-function cpuModel() {
-  try {
-    const m = readFileSync('/proc/cpuinfo', 'utf8').match(/^model name\s*:\s*(.+)$/m);
-    if (m) return m[1].trim();
-  } catch { /* not Linux */ }
-  return cpus()[0]?.model?.trim() || 'unknown-cpu';
-}
-const sanitize = (s) => s.toLowerCase().replace(/\((r|tm)\)/g, '').replace(/[^a-z0-9.]+/g, '-')
-  .replace(/^-+|-+$/g, '');
 
 const server = await serveBook();
 // No WebGPU is needed here, so the flagged browser gets only the flag beyond the usual quiet set.
-const browser = wideRun
-  ? await chromium.launch({ executablePath: CHROMIUM, headless: true,
-    args: ['--no-sandbox', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', WIDE_FLAG] })
-  : await launchChromium();
+const browser = await (wideRun ? launchWideChromium() : launchChromium());
 try {
   const cpu = cpuModel();
   const deviceName = sanitize(`chromium-${browser.version()}-${cpu}`);
-  const page = await browser.newPage();
-  const problems = [];
-  page.on('pageerror', (e) => problems.push(e.message));
-  page.on('console', (m) => { if (m.type() === 'error') problems.push(m.text()); });
-  let lastLine = '';
-  await page.exposeFunction('fastmsmBenchProgress', (fraction, text) => {
-    const line = `[${(100 * fraction).toFixed(0).padStart(3)}%] ${text}`;
-    if (process.stdout.isTTY) process.stdout.write(`\r${line.padEnd(lastLine.length)}`);
-    else if (line.replace(/^\[\s*\d+%\] /, '') !== lastLine.replace(/^\[\s*\d+%\] /, '')) console.log(line);
-    lastLine = line;
-  });
+  // off a terminal, each step once
+  const { page, problems } = await benchPage(browser, (text, last) => text !== last);
   // Any page of the book loads the widget loader; the task runs in its worker.
   await page.goto(`${server.url}intro.html`, { waitUntil: 'load' });
   await page.waitForFunction(() => window.fastmsmWidgets);
@@ -97,9 +75,7 @@ try {
   const loadBefore = loadavg();
   const result = await page.evaluate(async (p) => {
     await window.fastmsmWidgets.ready;
-    const loader = document.querySelector('script[type="module"][src*="widgets/loader.js"]').src;
-    const { runInWorker } = await import(new URL('worker-client.js', loader));
-    return runInWorker(p.widget, p.params, (fraction, text) => window.fastmsmBenchProgress(fraction, text));
+    return window.fastmsmWidgets.runTask(p.widget, p.params, (fraction, text) => window.fastmsmBenchProgress(fraction, text));
   }, { widget: threads ? 'cpu-threads' : 'cpu-msm', params });
   const loadAfter = loadavg();
   if (process.stdout.isTTY) process.stdout.write('\n');
@@ -109,7 +85,7 @@ try {
     seconds: Math.round((Date.now() - started) / 1000),
     // the machine's 1-minute load average before and after: a busy machine widens the spread
     host_load_1min: [round2(loadBefore[0]), round2(loadAfter[0])],
-    browser_flags: wideRun ? [WIDE_FLAG] : [],
+    browser_flags: wideRun ? [WIDE_ARITHMETIC_FLAG] : [],
   };
   const wideMissing = wideRun ? result.unavailable.filter((u) => WIDE_VARIANTS.includes(u.variant)) : [];
   if (wideMissing.length) throw new Error(`the wide-arithmetic rows did not run: ${wideMissing[0].reason}`);
@@ -131,9 +107,7 @@ try {
     console.log(`  ops ${c.curve} 2^${c.log2_n} ${`${c.variant}${c.glv ? '+glv' : ''}`.padEnd(15)} M=${c.mul} S=${c.square} A=${c.add} I=${c.inverse}`
       + `  ${c.verified ? '✔' : '✘'}`);
   }
-  console.log(`verified: ${result.verified}; wrote ${relative(process.cwd(), out)}`);
-  if (problems.length) console.error(`page problems:\n  ${problems.join('\n  ')}`);
-  if (!result.verified || problems.length) process.exitCode = 1;
+  benchDone(result, out, problems);
 } finally {
   await browser.close();
   await server.close();

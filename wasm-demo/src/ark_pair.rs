@@ -60,7 +60,8 @@ pub(crate) trait Pair: 'static {
     }
 
     /// arkworks' affine point as the `msm` tool's file layout stores it: the identity as
-    /// (0, 0) in short Weierstrass and (0, 1) in twisted Edwards.
+    /// (0, 0) in short Weierstrass and (0, 1) in twisted Edwards (what the GPU is given).
+    #[cfg(feature = "gpu")]
     fn layout_xy(a: &ArkAffine<Self>) -> (Canonical, Canonical) {
         Self::ark_xy(a).unwrap_or_else(|| {
             let mut y = [0; 6];

@@ -2,6 +2,7 @@
 
 use fastmsm_gpu::AdapterReport;
 use serde::Serialize;
+use wasm_bindgen::prelude::*;
 
 #[derive(Serialize)]
 pub struct Capabilities {
@@ -53,7 +54,7 @@ impl From<AdapterReport> for Adapter {
     }
 }
 
-pub async fn probe() -> Capabilities {
+async fn probe() -> Capabilities {
     match fastmsm_gpu::context::probe().await {
         Ok(r) => Capabilities {
             webgpu: true,
@@ -66,4 +67,10 @@ pub async fn probe() -> Capabilities {
             adapter: None,
         },
     }
+}
+
+/// "What can my browser do?": the adapter as wgpu sees it through WebGPU.
+#[wasm_bindgen]
+pub async fn gpu_capabilities() -> Result<JsValue, JsValue> {
+    crate::js::to_js(&probe().await)
 }

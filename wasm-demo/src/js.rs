@@ -1,7 +1,6 @@
 //! What crosses to JavaScript: errors, results as plain objects, and progress callbacks.
 //!
-//! Compiled into every package built from this directory (the main one, and by `#[path]` into
-//! `wasm-demo/relaxed`, `wide` and `threads`), so it uses nothing else from the crate.
+//! In every package (whatever its features), so it uses nothing else from the crate.
 
 use serde::Serialize;
 use wasm_bindgen::JsValue;
@@ -20,6 +19,7 @@ pub(crate) fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsValue> {
 
 /// The widget's `progress(fraction, text)` callback as a Rust closure. A throwing callback is
 /// ignored: progress is a courtesy, the run goes on.
+#[cfg(any(feature = "cpu-msm", feature = "gpu"))]
 pub(crate) fn progress(callback: &js_sys::Function) -> impl Fn(f64, &str) + '_ {
     move |fraction, text| {
         let _ = callback.call2(
@@ -32,6 +32,7 @@ pub(crate) fn progress(callback: &js_sys::Function) -> impl Fn(f64, &str) + '_ {
 
 /// The getters of an exported object that holds one curve's points: `curve`, the curve's name
 /// (from the field `curve: String`), and `n`, how many points it holds (from `self.inner.n()`).
+#[cfg(any(feature = "cpu-msm", feature = "shares"))]
 macro_rules! curve_and_n_getters {
     ($object:ident) => {
         #[wasm_bindgen::prelude::wasm_bindgen]
@@ -50,4 +51,5 @@ macro_rules! curve_and_n_getters {
         }
     };
 }
+#[cfg(any(feature = "cpu-msm", feature = "shares"))]
 pub(crate) use curve_and_n_getters;

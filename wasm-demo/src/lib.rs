@@ -1,72 +1,95 @@
-//! wasm-bindgen entry points for the book's widgets. Each export is called from the widget worker
-//! (book/widgets/worker.js) and returns plain JS objects; all computation lives in the crates.
+//! wasm-bindgen entry points for the book's widgets and the npm package `fastmsm`. Each export is
+//! called from a worker (book/widgets/core/widget-worker.js, wasm-demo/npm/src/worker.js, the CPU
+//! pool's workers) and returns plain JS objects; all computation lives in the crates.
+//!
+//! One crate, several packages: the Makefile builds it once per WebAssembly target (plain SIMD,
+//! relaxed SIMD, wide arithmetic, shared memory), each with the cargo feature named after that
+//! target (`book` for the plain one; Cargo.toml), which selects the modules below.
 
-use std::cell::RefCell;
-use std::rc::Rc;
-
-use fastmsm_gpu::GpuContext;
-use wasm_bindgen::prelude::*;
+// A feature named after a target must be built for that target, or its package would hold code
+// compiled without the instructions it exists for.
+#[cfg(all(
+    target_arch = "wasm32",
+    feature = "relaxed-simd",
+    not(target_feature = "relaxed-simd")
+))]
+compile_error!(
+    "feature `relaxed-simd` needs RUSTFLAGS -C target-feature=+relaxed-simd (Makefile: wasm-relaxed)"
+);
+#[cfg(all(
+    target_arch = "wasm32",
+    feature = "threads",
+    not(target_feature = "atomics")
+))]
+compile_error!(
+    "feature `threads` needs RUSTFLAGS with +atomics and a shared memory (Makefile: wasm-threads)"
+);
 
 // What crosses to JavaScript: errors, results, progress callbacks.
 mod js;
-use js::to_js;
+
 // Each curve as arkworks' group beside ours, the widgets' seeded generator and seeded input.
+#[cfg(feature = "ark")]
 mod ark_pair;
+#[cfg(feature = "ark")]
 mod rng;
+#[cfg(feature = "ark")]
 mod seeded_input;
 
-mod capabilities;
-// Widgets that step through one algorithm on a small example (Barrett, curve formulas, cuZK,
-// bucket reduction, GLV), each checked against num-bigint or arkworks.
-mod explain;
-// The cpu-msm widget: ours vs arkworks' MSM, timed and operation-counted.
-mod cpu_msm;
-pub use cpu_msm::*;
-// The signed-digits widget: a scalar's windows, digits and carries.
-mod signed_digits;
-pub use signed_digits::*;
-// The CPU MSM on every core: resident points, shares and the combine (also in the relaxed and
-// threads packages).
-mod shares;
-pub use shares::*;
-// The mont-bench widget: chained Montgomery multiplications vs ark-ff (also built with relaxed SIMD).
+// The mont-bench widget: chained Montgomery multiplications vs ark-ff.
+#[cfg(feature = "mont-bench")]
 mod mont_bench;
+#[cfg(feature = "mont-bench")]
 pub use mont_bench::*;
-// The gpu-msm widget: the whole GPU MSM on the reader's GPU, checked on the CPU in this module.
+
+// The cpu-msm widget: ours vs arkworks' MSM, timed and operation-counted.
+#[cfg(feature = "cpu-msm")]
+mod cpu_msm;
+#[cfg(feature = "cpu-msm")]
+pub use cpu_msm::{CpuMsm, cpu_msm_info};
+
+// The CPU MSM on every core: resident points, shares and the combine.
+#[cfg(feature = "shares")]
+mod shares;
+#[cfg(feature = "shares")]
+pub use shares::*;
+
+// Widgets that step through one algorithm on a small example (Barrett, curve formulas, cuZK,
+// bucket reduction, GLV), each checked against num-bigint or arkworks; and the signed-digits widget.
+#[cfg(feature = "explain")]
+mod explain;
+#[cfg(feature = "explain")]
+mod signed_digits;
+#[cfg(feature = "explain")]
+pub use signed_digits::*;
+
+// The GPU MSM session (device, profile, pipelines), the gpu-msm widget's entry points, the npm
+// package's input checks, and the capability widget's adapter report.
+#[cfg(feature = "gpu")]
+mod capabilities;
+#[cfg(feature = "gpu")]
+pub use capabilities::gpu_capabilities;
+#[cfg(feature = "gpu")]
 mod gpu_msm;
+#[cfg(feature = "gpu")]
 pub use gpu_msm::*;
-// The npm package's MSM (wasm-demo/npm): points and scalars in the `msm` tool's file layout, on the GPU.
+#[cfg(feature = "gpu")]
+mod gpu_session;
+#[cfg(feature = "gpu")]
+pub use gpu_session::GpuSession;
+#[cfg(feature = "gpu")]
 mod msm_api;
+#[cfg(feature = "gpu")]
 pub use msm_api::*;
+
 // The wgsl-mont widget: WGSL Montgomery-product throughput per limb width on the reader's GPU.
+#[cfg(feature = "wgsl-mont")]
 mod wgsl_mont;
+#[cfg(feature = "wgsl-mont")]
 pub use wgsl_mont::*;
 
-thread_local! {
-    // One device per worker, shared by the GPU widgets: opening a WebGPU device costs far more
-    // than a small run.
-    static CONTEXT: RefCell<Option<Rc<GpuContext>>> = const { RefCell::new(None) };
-}
-
-pub(crate) async fn gpu_context() -> Result<Rc<GpuContext>, JsValue> {
-    if let Some(ctx) = CONTEXT.with(|c| c.borrow().clone()) {
-        return Ok(ctx);
-    }
-    let ctx = Rc::new(
-        GpuContext::new()
-            .await
-            .map_err(|e| JsValue::from_str(&e.to_string()))?,
-    );
-    CONTEXT.with(|c| *c.borrow_mut() = Some(ctx.clone()));
-    Ok(ctx)
-}
-
-/// Drops the worker's device, so that the next GPU run opens a fresh one (after a device loss).
-pub(crate) fn forget_gpu_context() {
-    CONTEXT.with(|c| c.borrow_mut().take());
-}
-
 /// performance.now() of the worker's global scope, in seconds.
+#[cfg(feature = "gpu")]
 pub(crate) fn now_seconds() -> f64 {
     let global = js_sys::global();
     let performance =
@@ -79,10 +102,4 @@ pub(crate) fn now_seconds() -> f64 {
         .as_f64()
         .expect("a number")
         / 1000.0
-}
-
-/// "What can my browser do?": the adapter as wgpu sees it through WebGPU.
-#[wasm_bindgen]
-pub async fn gpu_capabilities() -> Result<JsValue, JsValue> {
-    to_js(&capabilities::probe().await)
 }

@@ -1,4 +1,4 @@
-//! Entry points of the `mont-bench` widget (book/widgets/mont-bench.js): the chained
+//! Entry points of the `mont-bench` widget (book/widgets/widgets/mont-bench.js): the chained
 //! dependent-multiplication loop of `fastmsm_mont::chain` for any (field, variant), and the same
 //! loop with ark-ff's `Fp` multiplication as the baseline, compiled into the same WebAssembly.
 //!
@@ -6,10 +6,10 @@
 //! `x·y^iters mod p` computed with JavaScript `BigInt`, using the modulus as ark-ff has it
 //! ([`mont_ark_modulus`]), so neither fastmsm-mont's nor ark-ff's code is its own reference.
 //!
-//! This file is compiled twice: into the main package (`+simd128`) and, by
-//! `wasm-demo/relaxed`, into a second package built with `+relaxed-simd`, which the widget loads
-//! only when the browser validates relaxed-SIMD code. It therefore uses nothing from the crate
-//! it is compiled into but [`crate::js`], which every package holds.
+//! In the main package (`+simd128`), the relaxed-SIMD one (Emmart's product on
+//! `f64x2.relaxed_madd`) and the wide-arithmetic one (`i64.mul_wide_u`), which the widget loads
+//! only where the browser validates their instructions (feature `mont-bench`). It uses nothing
+//! from the crate but [`crate::js`], which every package holds.
 
 use fastmsm_mont::baseline::ark_chained_mul;
 use fastmsm_mont::words::{Canonical, WORDS};
@@ -122,9 +122,10 @@ pub fn mont_variants() -> Result<JsValue, JsValue> {
             not_for: Field::ALL
                 .iter()
                 .filter_map(|&f| match fastmsm_mont::applies(*v, f) {
-                    Err(e @ fastmsm_mont::MontError::NoCarry(..)) => {
-                        Some(NotFor { field: f.name(), reason: e.to_string() })
-                    }
+                    Err(e @ fastmsm_mont::MontError::NoCarry(..)) => Some(NotFor {
+                        field: f.name(),
+                        reason: e.to_string(),
+                    }),
                     _ => None,
                 })
                 .collect(),

@@ -3,20 +3,17 @@
 //!
 //! The package's worker checks the input's shape first ([`msm_input_size`]: a known curve, whole
 //! points and scalars, as many of each, at least one), then runs one backend: the CPU pool of
-//! [`crate::shares`] (book/widgets/cpu-pool.js) or [`msm_gpu`] here. Both parse every point and
+//! [`crate::shares`] (book/widgets/pool/) or [`GpuSession::msm`] here. Both parse every point and
 //! scalar with the format's readers, so a point off the curve or a scalar ≥ r is rejected with
 //! its index, as the CLI rejects it.
 
-use std::cell::RefCell;
-
-use fastmsm_gpu::msm::{GpuCurve, RunOptions, pack_points, pack_scalars};
+use fastmsm_gpu::msm::GpuCurve;
 use fastmsm_msm::format::{FormatCurve, SCALAR_BYTES, hex, read_points, read_scalars, write_point};
 use fastmsm_msm::{Bls12_377G1, Bls12_381G1, Bn254G1, EdBls12_377G};
 use wasm_bindgen::prelude::*;
 
-use crate::gpu_msm::{default_limb_bits, gpu_failure, gpu_msm_profile, pipelines};
-use crate::js::err;
-use crate::{gpu_context, now_seconds};
+use crate::gpu_session::GpuSession;
+use crate::js::{self, err};
 
 fn unknown_curve(name: &str) -> String {
     format!(
@@ -104,11 +101,6 @@ pub fn msm_result_line(curve: &str, point: &[u8]) -> Result<String, JsValue> {
     .map_err(err)
 }
 
-thread_local! {
-    // The profile mode [`msm_gpu`] set last in this worker.
-    static LAST_PROFILE: RefCell<Option<String>> = const { RefCell::new(None) };
-}
-
 /// The checked input of one curve, as the GPU takes it: canonical coordinates (the identity as
 /// the format writes it) and scalars.
 type Checked = (Vec<([u64; 6], [u64; 6])>, Vec<fastmsm_msm::Scalar>);
@@ -134,62 +126,54 @@ fn answer<G: FormatCurve>(result: Option<([u64; 6], [u64; 6])>) -> Result<Vec<u8
     Ok(out)
 }
 
-/// Σ kᵢ·Pᵢ on this worker's WebGPU device, from `points` and `scalars` in the file layout of
-/// `curve`: the result point in the same layout (read it with [`msm_result_line`]). Every point
-/// and scalar is checked first, as the CLI checks them. `profile` is the device profile of the
-/// plan ([`gpu_msm_profile`]'s modes: "auto" keeps the worker's profile or calibrates one, or a
-/// name such as "portable"); `progress(fraction, text)` hears the calibration and compilation.
 #[wasm_bindgen]
-pub async fn msm_gpu(
-    curve: String,
-    points: Vec<u8>,
-    scalars: Vec<u8>,
-    profile: String,
-    progress: js_sys::Function,
-) -> Result<Vec<u8>, JsValue> {
-    input_size(&curve, points.len(), scalars.len()).map_err(err)?;
-    let (input, k) = match curve.as_str() {
-        "bn254" => check::<Bn254G1>(&points, &scalars),
-        "bls12-377" => check::<Bls12_377G1>(&points, &scalars),
-        "bls12-381" => check::<Bls12_381G1>(&points, &scalars),
-        "ed-on-bls12-377" => check::<EdBls12_377G>(&points, &scalars),
-        other => Err(unknown_curve(other)),
+impl GpuSession {
+    /// Σ kᵢ·Pᵢ on the session's device, from `points` and `scalars` in the file layout of `curve`:
+    /// a promise of `{bytes, profile}`, the result point in the same layout (read it with
+    /// [`msm_result_line`]) and the profile as [`GpuSession::prepare`] reports it. Every point and
+    /// scalar is checked first, as the CLI checks them; then the first call of a curve sets the
+    /// session's profile for it and compiles its stages, reporting `progress(fraction, text)`.
+    pub fn msm(
+        &self,
+        curve: String,
+        points: Vec<u8>,
+        scalars: Vec<u8>,
+        progress: js_sys::Function,
+    ) -> js_sys::Promise {
+        let session = self.inner.clone();
+        wasm_bindgen_futures::future_to_promise(async move {
+            input_size(&curve, points.len(), scalars.len()).map_err(err)?;
+            let (input, k) = match curve.as_str() {
+                "bn254" => check::<Bn254G1>(&points, &scalars),
+                "bls12-377" => check::<Bls12_377G1>(&points, &scalars),
+                "bls12-381" => check::<Bls12_381G1>(&points, &scalars),
+                "ed-on-bls12-377" => check::<EdBls12_377G>(&points, &scalars),
+                other => Err(unknown_curve(other)),
+            }
+            .map_err(err)?;
+            drop((points, scalars));
+            let gpu_curve =
+                GpuCurve::from_name(&curve).ok_or_else(|| err(unknown_curve(&curve)))?;
+            let (result, prepared) = session
+                .run_checked(gpu_curve, &input, &k, &js::progress(&progress))
+                .await?;
+            let bytes = match gpu_curve {
+                GpuCurve::Bn254 => answer::<Bn254G1>(result),
+                GpuCurve::Bls12_377 => answer::<Bls12_377G1>(result),
+                GpuCurve::Bls12_381 => answer::<Bls12_381G1>(result),
+                GpuCurve::EdBls12_377 => answer::<EdBls12_377G>(result),
+            }
+            .map_err(err)?;
+            let out = js_sys::Object::new();
+            js_sys::Reflect::set(
+                &out,
+                &"bytes".into(),
+                &js_sys::Uint8Array::from(bytes.as_slice()),
+            )?;
+            js_sys::Reflect::set(&out, &"profile".into(), &js::to_js(&prepared)?)?;
+            Ok(out.into())
+        })
     }
-    .map_err(err)?;
-    drop((points, scalars));
-    let gpu_curve = GpuCurve::from_name(&curve).ok_or_else(|| err(unknown_curve(&curve)))?;
-    // Sets the worker's profile and compiles the curve's stages at its width. The mode asked for
-    // last is in place already: "auto" keeps it and compiles only a curve it lacks (a named mode
-    // would compile again on every call).
-    let mode = if LAST_PROFILE.with(|p| p.borrow().as_deref() == Some(profile.as_str())) {
-        "auto".to_string()
-    } else {
-        profile.clone()
-    };
-    gpu_msm_profile(curve.clone(), mode, None, progress).await?;
-    LAST_PROFILE.with(|p| *p.borrow_mut() = Some(profile));
-    let (msm, _) = pipelines(gpu_curve, default_limb_bits(gpu_curve)).await?;
-    let ctx = gpu_context().await?;
-    let options = RunOptions {
-        clock: now_seconds,
-        ..RunOptions::default()
-    };
-    let out = msm
-        .run_packed(
-            &ctx,
-            &pack_points(gpu_curve, &input),
-            &pack_scalars(&k),
-            &options,
-        )
-        .await
-        .map_err(|e| gpu_failure(e, Some(&ctx)))?;
-    match gpu_curve {
-        GpuCurve::Bn254 => answer::<Bn254G1>(out.result),
-        GpuCurve::Bls12_377 => answer::<Bls12_377G1>(out.result),
-        GpuCurve::Bls12_381 => answer::<Bls12_381G1>(out.result),
-        GpuCurve::EdBls12_377 => answer::<EdBls12_377G>(out.result),
-    }
-    .map_err(err)
 }
 
 #[cfg(test)]

@@ -28,6 +28,8 @@ pub(crate) struct ArkInputs<P: Pair> {
     pub ark_points: Vec<ArkAffine<P>>,
     pub ark_scalars: Vec<ArkScalar<P>>,
     pub scalars: Vec<Scalar>,
+    /// Read by the gpu-msm widget's check ([`crate::gpu_msm`]).
+    #[cfg(feature = "gpu")]
     pub logs: Option<Vec<ArkScalar<P>>>,
 }
 
@@ -78,6 +80,7 @@ pub(crate) fn draw_ark<P: Pair>(
         ark_points,
         ark_scalars,
         scalars,
+        #[cfg(feature = "gpu")]
         logs: logs.then_some(point_logs),
     }
 }
@@ -88,6 +91,7 @@ mod tests {
     use crate::ark_pair::{Bn254Pair, TePair};
 
     /// Each point is its logarithm times the generator, and a seed draws one input.
+    #[cfg(feature = "gpu")]
     fn logs_are_the_points_logarithms<P: Pair>() {
         let a = draw_ark::<P>(20, 3, true, &|_, _| {});
         let g = <P::Ark as PrimeGroup>::generator();
@@ -103,6 +107,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(feature = "gpu")]
     fn seeded_points_are_multiples_of_the_generator() {
         logs_are_the_points_logarithms::<Bn254Pair>();
         logs_are_the_points_logarithms::<TePair>();

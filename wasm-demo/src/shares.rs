@@ -2,9 +2,9 @@
 //!
 //! Compiled into three packages: the main one (30-bit limbs) and the relaxed-SIMD one (51-bit
 //! limbs, Emmart's FMA product), whose copies run in message-passing workers, each with its own
-//! memory and its own copy of the points; and the shared-memory one (wasm-demo/threads, built
+//! memory and its own copy of the points; and the shared-memory one (feature `threads`, built
 //! with atomics), whose instances in every worker share one memory, so the points and scalars are
-//! there once and a request is a share number. The pool is book/widgets/cpu-pool.js. Inputs and
+//! there once and a request is a share number. The pool is book/widgets/pool/cpu-pool.js. Inputs and
 //! outputs are in the `msm` tool's file layout ([`fastmsm_msm::format`]).
 //!
 //! A run: the coordinator's [`msm_plan`] checks every scalar and cuts the work into shares

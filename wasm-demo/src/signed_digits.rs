@@ -1,4 +1,4 @@
-//! Entry point of the `signed-digits` widget (book/widgets/signed-digits.js): a scalar cut into
+//! Entry point of the `signed-digits` widget (book/widgets/widgets/signed-digits.js): a scalar cut into
 //! c-bit windows and signed digits by `fastmsm_msm::digits`, with the carry between windows; the
 //! widget checks the digits against the scalar with its own `BigInt` arithmetic.
 

@@ -22,7 +22,7 @@ async function visitWithoutWebGPU(path) {
   const hide = 'Object.defineProperty(self.WorkerNavigator?.prototype ?? self.Navigator.prototype, "gpu", { get: () => undefined });';
   await context.addInitScript(hide);
   // Init scripts do not reach workers: prefix the worker module itself.
-  await context.route('**/widgets/worker.js', async (route) => {
+  await context.route('**/widgets/core/widget-worker.js', async (route) => {
     const response = await route.fetch();
     await route.fulfill({ response, body: `${hide}\n${await response.text()}` });
   });
@@ -61,21 +61,24 @@ async function runFromForm(page, widget, fields) {
 }
 
 /**
- * backend 'auto' (msm-auto.js, auto-backend.js), after the page's quick run measured CPU and GPU
- * (SwiftShader) at small n: the per-n choice it reports follows the crossover it found, the page
- * kept that crossover, and later runs of one MSM with backend 'auto' use what the page kept — the
- * measured one, then one put in its place (GPU from 2^6), on both sides of it. Same page, so the
- * GPU pipelines compiled by the quick run are reused: a few seconds.
+ * backend 'auto' (widgets/msm-auto.js, core/crossover.js), after the page's quick run measured CPU
+ * and GPU (SwiftShader) at small n: the per-n choice it reports follows the crossover it found, the
+ * page kept that crossover, and later runs of one MSM with backend 'auto' use what the page kept —
+ * the measured one, then one put in its place (GPU from 2^6), on both sides of it — and, with none
+ * kept, the estimate, which says so (a software adapter: the CPU). Same page and profile, so the
+ * GPU session of the quick run, with its compiled pipelines, is reused: a few seconds.
  */
 async function checkAutoBackend(page, runs) {
-  const widget = await import('../../book/widgets/msm-auto.js');
-  const { curve } = widget.quick;
+  const widget = await import('../../book/widgets/widgets/msm-auto.js');
+  const { crossoverOf } = await import('../../book/widgets/core/crossover.js');
+  const { curve, profile } = widget.quick;
   const { result } = runs.find((r) => r.widget === 'msm-auto');
   const c = result.crossover;
   assert.equal(c.gpu, true, 'headless Chromium has WebGPU (SwiftShader)');
   assert.deepEqual(c.measured.map((r) => r.log2_n), [5, 6, 7]);
   assert.ok(c.measured.every((r) => r.cpu > 0 && r.gpu > 0), 'both backends timed at every n');
-  assert.equal(c.log2_n, widget.crossover(c.measured));
+  assert.deepEqual(result.results.map((r) => r.params.check), Array(6).fill('arkworks, CPU = GPU'), 'every n checked both ways');
+  assert.equal(c.log2_n, crossoverOf(c.measured));
   for (const a of result.auto) {
     assert.equal(a.backend, c.log2_n !== null && a.log2_n >= c.log2_n ? 'gpu' : 'cpu', `auto's choice at 2^${a.log2_n}`);
     assert.ok(a.why.length > 10, 'the choice says why');
@@ -84,9 +87,9 @@ async function checkAutoBackend(page, runs) {
   const kept = await page.evaluate((k) => JSON.parse(localStorage.getItem(k)), key);
   assert.deepEqual({ log2_n: kept.log2_n, gpu: kept.gpu }, { log2_n: c.log2_n, gpu: true }, 'the page kept the crossover');
 
-  const auto = (at) => runFromForm(page, 'msm-auto', { action: 'auto', curve, at, repetitions: 1 });
+  const auto = (at) => runFromForm(page, 'msm-auto', { action: 'auto', curve, at, repetitions: 1, profile });
   const later = await auto(7);
-  assert.deepEqual(later.result.crossover_used, kept, 'a later run reads the kept crossover');
+  assert.deepEqual(later.result.crossover_used, { curve, ...kept }, 'a later run reads the kept crossover');
   assert.equal(later.result.results[0].params.backend, c.log2_n !== null && c.log2_n <= 7 ? 'gpu' : 'cpu');
   assert.equal(later.result.verified, true);
 
@@ -94,13 +97,20 @@ async function checkAutoBackend(page, runs) {
   await page.evaluate(([k, v]) => localStorage.setItem(k, JSON.stringify(v)), [key, planted]);
   for (const [at, backend] of [[5, 'cpu'], [7, 'gpu']]) {
     const { result: r, message } = await auto(at);
-    assert.deepEqual(r.crossover_used, planted);
+    assert.deepEqual(r.crossover_used, { curve, ...planted });
     assert.equal(r.choice.backend, backend, `2^${at} against a crossover at 2^6`);
     assert.equal(r.results[0].params.backend, backend);
     assert.equal(r.results[0].params.n, 2 ** at);
     assert.equal(r.verified, true, `auto at 2^${at} equals arkworks`);
     assert.match(message, new RegExp(`on the ${backend.toUpperCase()}: n ${at >= 6 ? '≥' : '<'} 2\\^6`));
   }
+
+  await page.evaluate((k) => localStorage.removeItem(k), key);
+  const { result: estimated, message } = await auto(7);
+  assert.equal(estimated.crossover_used, null);
+  assert.deepEqual([estimated.choice.source, estimated.choice.backend], ['estimate', 'cpu'], 'SwiftShader is a software adapter');
+  assert.match(message, /estimated, not measured on this device.*software WebGPU adapter/);
+  assert.equal(estimated.verified, true);
 }
 
 // Checks that run on a chapter's page after its widgets' quick runs (their workers still warm).
@@ -162,7 +172,7 @@ describe('introduction', () => {
 describe('float-and-wide', () => {
   test('mont-bench widget: every variant and the ark-ff baseline, each verified', async () => {
     const { page, problems } = await visit('float-and-wide.html');
-    const widget = await import('../../book/widgets/mont-bench.js');
+    const widget = await import('../../book/widgets/widgets/mont-bench.js');
     const runs = await page.evaluate(() => window.fastmsmWidgets.runAll({ quick: true }));
     const { result } = runs.find((r) => r.widget === 'mont-bench');
     assert.equal(result.suite, 'mont-wasm');
@@ -192,7 +202,7 @@ describe('float-and-wide', () => {
 describe('cpu-msm and signed-digits widgets', () => {
   test('signed-digits: decompositions verified with BigInt; bad input named', async () => {
     const { page, problems } = await visit('intro.html');
-    const widget = await import('../../book/widgets/signed-digits.js');
+    const widget = await import('../../book/widgets/widgets/signed-digits.js');
     const result = await taskResult(page, 'signed-digits', widget.quick);
     assert.equal(result.verified, true);
     const cases = widget.quick.curve.length * widget.quick.c.length * widget.quick.scalar.length;
@@ -216,7 +226,7 @@ describe('cpu-msm and signed-digits widgets', () => {
 
   test('cpu-msm: every run of ours equals arkworks, operation counts shown', async () => {
     const { page, problems } = await visit('intro.html');
-    const widget = await import('../../book/widgets/cpu-msm.js');
+    const widget = await import('../../book/widgets/widgets/cpu-msm.js');
     const result = await taskResult(page, 'cpu-msm', widget.quick);
     assert.equal(result.suite, 'msm-wasm');
     assert.equal(result.verified, true);
@@ -284,7 +294,7 @@ describe('gpu-msm widget', () => {
   test('a device lost mid-run is reported, and the next run opens a new device', async () => {
     const context = await chromium.browser.newContext();
     // The widget's test hook: destroy the device after compiling, before the first GPU run.
-    await context.route('**/widgets/worker.js', async (route) => {
+    await context.route('**/widgets/core/widget-worker.js', async (route) => {
       const response = await route.fetch();
       await route.fulfill({ response, body: `self.fastmsmTest = { loseDeviceOnce: true };\n${await response.text()}` });
     });

@@ -1,4 +1,4 @@
-// End-to-end: the step-through widgets (book/widgets/{barrett-steps,curve-ops,cuzk-steps,
+// End-to-end: the step-through widgets (book/widgets/widgets/{barrett-steps,curve-ops,cuzk-steps,
 // reduction-steps,glv-split}.js) in headless Chromium. Each chapter is opened, its widget runs in
 // quick mode on a small example and must report verified (its WebAssembly side checks against
 // num-bigint or arkworks, its page side with BigInt); the views are rendered, and bad input must
@@ -22,7 +22,7 @@ async function runWidget(chapter, name) {
   assert.ok(run, `${chapter} holds the ${name} widget`);
   const root = page.locator(`.fastmsm-widget[data-widget="${name}"]`);
   assert.equal(await root.getAttribute('data-verified'), 'true', await root.locator('.fm-status').textContent());
-  const module = await import(`../../book/widgets/${name}.js`);
+  const module = await import(`../../book/widgets/widgets/${name}.js`);
   return { page, problems, result: run.result, module, root };
 }
 

@@ -49,10 +49,9 @@ export async function closeClean(page, problems, what) {
  */
 export function runTask(page, name, params) {
   return page.evaluate(async ({ name, params }) => {
-    await window.fastmsmWidgets?.ready;
-    const { runInWorker } = await import('./widgets/worker-client.js');
+    await window.fastmsmWidgets.ready;
     try {
-      return { result: await runInWorker(name, params, () => {}) };
+      return { result: await window.fastmsmWidgets.runTask(name, params) };
     } catch (e) {
       return { error: String(e.message) };
     }

@@ -1,25 +1,32 @@
 // End-to-end: the npm package `fastmsm` (wasm-demo/npm) as a user gets it. The tarball of
-// `make npm` (target/npm/fastmsm-*.tgz) is installed with npm into a fresh directory, and a plain
-// page (not the book) imports it by its name. Inputs are written in the `msm` tool's file layout
-// (random, with edge items: the identity, a repeated point, scalars 0, 1 and r - 1), and the
-// answer of every msm() — cpu on every curve (shared memory) and on two without isolation (message
-// passing), gpu on BN254 (SwiftShader), auto with and without a kept crossover — is compared with the `msm` tool's on the same files, and the tool's
-// with arkworks'. Bad input gets its error naming the problem and the index, on both backends.
+// `make npm` (target/npm/fastmsm-*.tgz) is installed with npm into a fresh directory; a TypeScript
+// consumer (tests/consumer/consumer.ts) is compiled against its declarations; and a plain page (not
+// the book) is bundled with it by esbuild (tests/consumer/app.js). Inputs are written in the `msm`
+// tool's file layout (random, with edge items: the identity, a repeated point, scalars 0, 1 and
+// r - 1), and the answer of every msm() — cpu on every curve (shared memory) and on two without
+// isolation (message passing), gpu on BN254 (SwiftShader), auto with the estimate, measuring
+// first, and with a kept crossover — is compared with the `msm` tool's on the same files, run
+// here (target/debug/msm, which `cargo test` builds), and the tool's with arkworks'. Bad input gets
+// its error naming the problem and the index, on both backends.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { build } from 'esbuild';
 import { serveBook } from '../lib/serve.js';
 import { launchChromium } from '../lib/browser.js';
 import { openPage } from './harness.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
+const CONSUMER = join(import.meta.dirname, 'consumer');
 // The `msm` tool: built by `cargo test` (its tests run it) or `cargo build -p fastmsm-cli`.
 const MSM = process.env.MSM_BIN ?? join(ROOT, 'target/debug/msm');
+const TSC = join(ROOT, 'wasm-demo/node_modules/typescript/bin/tsc');
 const CURVES = ['bn254', 'bls12-377', 'bls12-381', 'ed-on-bls12-377'];
+const EXPORTS = ['createSession', 'loadCrossover', 'measureCrossover', 'msm', 'saveCrossover'];
 const N = 200;
 const SEED = 20260521;
 
@@ -61,15 +68,22 @@ before(async () => {
   app = mkdtempSync(join(tmpdir(), 'fastmsm-npm-'));
   writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'npm-e2e', private: true }));
   execFileSync('npm', ['install', '--offline', '--no-audit', '--no-fund', '--no-package-lock', tarball()], { cwd: app, stdio: 'pipe' });
-  // A plain page: the package by its name through an import map, nothing of the book.
-  writeFileSync(join(app, 'index.html'), `<!doctype html><meta charset="utf-8"><title>fastmsm</title>
-<script type="importmap">{ "imports": { "fastmsm": "./node_modules/fastmsm/index.js" } }</script>
-<script type="module">import * as fastmsm from 'fastmsm'; window.fastmsm = fastmsm; document.title = 'ready';</script>\n`);
+  const dist = join(app, 'node_modules/fastmsm/dist');
+
+  // The bundled page: app.js and the package in one bundle; the package's files beside it.
+  cpSync(join(CONSUMER, 'app.js'), join(app, 'app.js'));
+  await build({ entryPoints: [join(app, 'app.js')], bundle: true, format: 'esm', outfile: join(app, 'bundle/app.js'), logLevel: 'warning' });
+  cpSync(dist, join(app, 'fastmsm'), { recursive: true });
+  const page = (script) => `<!doctype html><meta charset="utf-8"><title>fastmsm</title>\n${script}\n`;
+  writeFileSync(join(app, 'index.html'), page('<script type="module" src="./bundle/app.js"></script>'));
+  // Without a bundler: the package's own modules by name through an import map.
+  writeFileSync(join(app, 'modules.html'), page(`<script type="importmap">{ "imports": { "fastmsm": "./node_modules/fastmsm/dist/index.js" } }</script>
+<script type="module">import * as fastmsm from 'fastmsm'; window.fastmsm = fastmsm; document.title = 'ready';</script>`));
   mkdirSync(join(app, 'inputs'));
 
   // The inputs, drawn by the installed package's own wasm in node (random points and scalars in
   // the file layout) with arkworks' answer; the tool's answer must be arkworks'.
-  const pkgDir = join(app, 'node_modules/fastmsm/wasm/pkg');
+  const pkgDir = join(dist, 'wasm/pkg');
   const pkg = await import(pathToFileURL(join(pkgDir, 'fastmsm.js')).href);
   await pkg.default({ module_or_path: readFileSync(join(pkgDir, 'fastmsm_bg.wasm')) });
   for (const curve of CURVES) {
@@ -125,28 +139,40 @@ after(async () => {
   if (app) rmSync(app, { recursive: true, force: true });
 });
 
-async function open(server) {
+/** The bundled page (or `path`) on `server` in a fresh context (its own localStorage). */
+async function open(server, path = '') {
   const context = await browser.newContext();
-  const { page, problems } = await openPage(context, server);
+  const { page, problems } = await openPage(context, server, path);
   await page.waitForFunction(() => document.title === 'ready');
   return { context, page, problems };
 }
 
-/** msm() in the page on inputs/<name>.*: the result (bytes as their length) or `{error}`. */
-function run(page, curve, name, options = {}) {
-  return page.evaluate(async ({ curve, name, options }) => {
+/**
+ * In the page: `session` (a key of window.sessions, made by `create`'s options first where it is
+ * not there) runs msm() on inputs/<name>.*, or `msm()` alone where `session` is null; the result
+ * (bytes as their length) or `{error}`.
+ */
+function run(page, { session = null, create = {}, curve = 'bn254', name, options = {} }) {
+  return page.evaluate(async ({ session, create, curve, name, options }) => {
     const get = async (f) => new Uint8Array(await (await fetch(`inputs/${f}`)).arrayBuffer());
     const progress = [];
+    const { fastmsm } = window;
+    const assets = window.fastmsmAssets;
     try {
-      const r = await window.fastmsm.msm({
-        curve, points: await get(`${name}.points`), scalars: await get(`${name}.scalars`), ...options,
-        onProgress: (f, text) => progress.push([f, text]),
-      });
+      const call = { points: await get(`${name}.points`), scalars: await get(`${name}.scalars`), ...options,
+        onProgress: (f, text) => progress.push([f, text]) };
+      let r;
+      if (session === null) r = await fastmsm.msm({ curve, assets, ...call });
+      else {
+        window.sessions ??= {};
+        window.sessions[session] ??= await fastmsm.createSession({ curve, assets, ...create });
+        r = await window.sessions[session].msm(call);
+      }
       return { ...r, bytes: r.bytes.length, progress };
     } catch (e) {
       return { error: String(e.message) };
     }
-  }, { curve, name, options });
+  }, { session, create, curve, name, options });
 }
 
 function same(result, name, what) {
@@ -154,59 +180,114 @@ function same(result, name, what) {
   assert.equal(result.point, expected[name], `${what}: the msm tool's answer`);
 }
 
-describe('the npm package, installed from its tarball, in a plain page', () => {
-  test('cpu on every curve (shared memory, cross-origin isolated) equals the msm tool', async () => {
+describe('the npm package, installed from its tarball', () => {
+  test('a TypeScript consumer compiles against its declarations, which are its exports', async () => {
+    for (const f of ['consumer.ts', 'tsconfig.json']) cpSync(join(CONSUMER, f), join(app, f));
+    const out = (() => {
+      try { return execFileSync(process.execPath, [TSC, '-p', app], { cwd: app, stdio: 'pipe' }).toString(); } catch (e) { return `${e.stdout}${e.stderr}`; }
+    })();
+    assert.equal(out, '', 'tsc --noEmit --strict on tests/consumer/consumer.ts');
+    const declared = [...readFileSync(join(app, 'node_modules/fastmsm/index.d.ts'), 'utf8').matchAll(/^export function (\w+)/gm)].map((m) => m[1]);
+    assert.deepEqual(declared.sort(), EXPORTS, 'index.d.ts declares every export');
+    const { context, page, problems } = await open(isolated);
+    assert.deepEqual(await page.evaluate(() => Object.keys(window.fastmsm).sort()), EXPORTS, 'the bundle exports what index.d.ts declares');
+    assert.deepEqual(problems, []);
+    await context.close();
+  });
+
+  test('cpu on every curve (bundled page, shared memory) equals the msm tool; sessions are separate', async () => {
     const { context, page, problems } = await open(isolated);
     assert.equal(await page.evaluate(() => self.crossOriginIsolated), true);
     for (const curve of CURVES) {
       for (const name of [`${curve}-random`, `${curve}-edge`]) {
-        const r = await run(page, curve, name, { backend: 'cpu' });
+        const r = await run(page, { session: curve, create: { backend: 'cpu' }, curve, name });
         same(r, name, `cpu ${name}`);
         assert.equal(r.backend, 'cpu');
         assert.equal(r.mode, 'shared', r.modeReason);
         assert.equal(r.n, N);
         assert.equal(r.bytes, curve.startsWith('bls') ? 96 : 64, 'one point in the file layout');
         assert.match(r.reason, /'cpu' was asked for/);
+        assert.equal(r.source, 'asked');
         assert.ok(r.ms > 0 && r.progress.at(-1)[0] === 1, 'progress reaches 1');
       }
     }
-    const two = await run(page, 'bn254', 'bn254-edge', { backend: 'cpu', threads: 2 });
-    same(two, 'bn254-edge', 'cpu, 2 threads');
-    assert.equal(two.threads, 2);
+    // Two sessions, set differently, each keep their own setting; msm() alone is a third.
+    const two = await run(page, { session: 'two', create: { backend: 'cpu', threads: 2 }, name: 'bn254-edge' });
+    const one = await run(page, { session: 'one', create: { backend: 'cpu', threads: 1 }, name: 'bn254-edge' });
+    const again = await run(page, { session: 'two', name: 'bn254-edge' });
+    const alone = await run(page, { name: 'bn254-edge', options: { backend: 'cpu', threads: 3 } });
+    for (const r of [two, one, again, alone]) same(r, 'bn254-edge', 'cpu, set threads');
+    assert.deepEqual([two.threads, one.threads, again.threads, alone.threads], [2, 1, 2, 3]);
+    // A call for another curve, and a call after dispose(), are refused.
+    const refused = await page.evaluate(async () => {
+      const s = window.sessions.one;
+      const other = await s.msm({ curve: 'bls12-377', points: new Uint8Array(96), scalars: new Uint8Array(32) }).catch((e) => e.message);
+      s.dispose();
+      const disposed = await s.msm({ points: new Uint8Array(64), scalars: new Uint8Array(32) }).catch((e) => e.message);
+      return { other, disposed };
+    });
+    assert.match(refused.other, /this session is for bn254, not bls12-377/);
+    assert.match(refused.disposed, /disposed/);
     assert.deepEqual(problems, []);
     await context.close();
   });
 
-  test('cpu without isolation: message passing, same answers', async () => {
-    const { context, page, problems } = await open(plain);
-    assert.equal(await page.evaluate(() => self.crossOriginIsolated), false);
-    for (const curve of ['bn254', 'ed-on-bls12-377']) {
-      const r = await run(page, curve, `${curve}-edge`, { backend: 'cpu' });
-      same(r, `${curve}-edge`, `cpu message ${curve}`);
-      assert.equal(r.mode, 'message');
-      assert.match(r.modeReason, /own memory/);
+  test('cpu without isolation: message passing, same answers; the package unbundled too', async () => {
+    for (const path of ['', 'modules.html']) {
+      const { context, page, problems } = await open(plain, path);
+      assert.equal(await page.evaluate(() => self.crossOriginIsolated), false);
+      for (const curve of path ? ['bn254'] : ['bn254', 'ed-on-bls12-377']) {
+        const r = await run(page, { curve, name: `${curve}-edge`, options: { backend: 'cpu' } });
+        same(r, `${curve}-edge`, `cpu message ${curve} ${path}`);
+        assert.equal(r.mode, 'message');
+        assert.match(r.modeReason, /own memory/);
+      }
+      assert.deepEqual(problems, []);
+      await context.close();
     }
-    assert.deepEqual(problems, []);
-    await context.close();
   });
 
-  test('gpu (WebGPU on SwiftShader) and auto, with and without a kept crossover', async () => {
+  test('gpu (WebGPU on SwiftShader) and auto outside the book: estimated, measured, kept, followed', async () => {
     const { context, page, problems } = await open(isolated);
-    // BN254 only: compiling a curve's pipelines on SwiftShader takes 10-40 s here (the identity
-    // and answer of every curve go through msm_api's unit tests)
-    const r = await run(page, 'bn254', 'bn254-edge', { backend: 'gpu', gpuProfile: 'swiftshader' });
-    same(r, 'bn254-edge', 'gpu bn254');
-    assert.equal(r.backend, 'gpu');
-    const cpu = await run(page, 'bn254', 'bn254-random', { backend: 'auto' });
-    same(cpu, 'bn254-random', 'auto without a crossover');
-    assert.equal(cpu.backend, 'cpu');
-    assert.match(cpu.reason, /no crossover measured/);
-    // the msm-auto widget's record: the GPU from 2^4 = 16 points
+    const kept = () => page.evaluate(() => localStorage.getItem('fastmsm:crossover:bn254'));
+    assert.equal(await kept(), null, 'a fresh page: no crossover kept');
+    // auto with nothing kept and no measuring asked for: the estimate, named as one (SwiftShader
+    // is a software adapter, so the CPU)
+    const estimated = await run(page, { session: 'estimate', create: { backend: 'auto' }, name: 'bn254-random' });
+    same(estimated, 'bn254-random', 'auto by the estimate');
+    assert.deepEqual([estimated.backend, estimated.source, estimated.crossover], ['cpu', 'estimate', null]);
+    assert.match(estimated.reason, /estimated, not measured on this device.*software WebGPU adapter/);
+    assert.equal(await kept(), null, 'an estimate is not kept');
+
+    // One session for the rest, so the GPU compiles BN254 once (10-40 s on SwiftShader here).
+    const create = { backend: 'auto', gpuProfile: 'swiftshader', measureCrossover: { from: 6, to: 10, step: 2, repetitions: 1 } };
+    const gpu = await run(page, { session: 'gpu', create, name: 'bn254-edge', options: { backend: 'gpu' } });
+    same(gpu, 'bn254-edge', 'gpu bn254');
+    assert.deepEqual([gpu.backend, gpu.source, gpu.profile.origin], ['gpu', 'asked', 'named']);
+    // auto with nothing kept, measuring asked for: it measures both backends, chooses, says why
+    const auto = await run(page, { session: 'gpu', name: 'bn254-random' });
+    same(auto, 'bn254-random', 'auto after measuring');
+    const m = auto.measured;
+    assert.ok(m, 'this call measured the crossover');
+    assert.deepEqual(m.measured.map((r) => r.log2_n), [6, 8, 10]);
+    for (const r of m.measured) {
+      assert.ok(r.cpu > 0 && r.gpu > 0 && r.verified, `2^${r.log2_n}: both timed and checked (${r.check})`);
+    }
+    assert.equal(m.verified, true);
+    assert.ok(m.gpu_first_ms > 0, 'the GPU\'s first run (compiling) is reported apart');
+    assert.ok(auto.progress.some(([, text]) => /measuring the crossover/.test(text)), 'the measuring is reported as progress');
+    assert.equal(auto.source, 'measured');
+    assert.deepEqual(auto.crossover, m.crossover);
+    const expectBackend = m.crossover.log2_n !== null && N >= 2 ** m.crossover.log2_n ? 'gpu' : 'cpu';
+    assert.equal(auto.backend, expectBackend, auto.reason);
+    assert.match(auto.reason, m.crossover.log2_n === null ? /the CPU was faster at every n measured here \(measured up to 2\^10\)/ : /2\^\d+, where the (GPU|CPU) was faster here/);
+    assert.deepEqual(JSON.parse(await kept()).log2_n, m.crossover.log2_n, 'the page kept what was measured');
+    // a crossover put in its place (the GPU from 2^4 = 16 points) is followed, on the GPU
     await page.evaluate(() => window.fastmsm.saveCrossover({ curve: 'bn254', log2_n: 4, gpu: true }));
-    const gpu = await run(page, 'bn254', 'bn254-random', { gpuProfile: 'swiftshader' }); // backend defaults to auto
-    same(gpu, 'bn254-random', 'auto with a crossover');
-    assert.equal(gpu.backend, 'gpu');
-    assert.match(gpu.reason, /n ≥ 2\^4/);
+    const planted = await run(page, { session: 'gpu', name: 'bn254-random' });
+    same(planted, 'bn254-random', 'auto with a kept crossover');
+    assert.deepEqual([planted.backend, planted.source, planted.measured], ['gpu', 'measured', undefined]);
+    assert.match(planted.reason, /n ≥ 2\^4/);
     assert.deepEqual(problems, []);
     await context.close();
   });
@@ -214,21 +295,28 @@ describe('the npm package, installed from its tarball, in a plain page', () => {
   test('bad input is rejected with the problem and the index, on both backends', async () => {
     const { context, page, problems } = await open(isolated);
     for (const backend of ['cpu', 'gpu']) {
-      const options = { backend, gpuProfile: 'swiftshader' };
-      const error = async (curve, name) => (await run(page, curve, name, options)).error;
-      assert.match(await error('bn254', 'empty'), /^n = 0/, `${backend}: n = 0`);
-      assert.match(await error('bn254', 'mismatch'), /8 points but 7 scalars: point 7 has no scalar/, `${backend}: lengths`);
-      assert.match(await error('bn254', 'truncated'), /point 2 is truncated/, `${backend}: truncated`);
-      assert.match(await error('bn254', 'scalar-r'), /scalar 3: 0x[0-9a-f]+ is not below the group order r/, `${backend}: scalar ≥ r`);
-      assert.match(await error('bn254', 'off-curve'), /point 5: .* is not on the curve/, `${backend}: off the curve`);
-      assert.match(await error('secp256k1', 'bn254-edge'), /unknown curve "secp256k1"/, `${backend}: unknown curve`);
+      const error = async (name) => (await run(page, { session: 'bad', create: { gpuProfile: 'swiftshader' }, name, options: { backend } })).error;
+      assert.match(await error('empty'), /^n = 0/, `${backend}: n = 0`);
+      assert.match(await error('mismatch'), /8 points but 7 scalars: point 7 has no scalar/, `${backend}: lengths`);
+      assert.match(await error('truncated'), /point 2 is truncated/, `${backend}: truncated`);
+      assert.match(await error('scalar-r'), /scalar 3: 0x[0-9a-f]+ is not below the group order r/, `${backend}: scalar ≥ r`);
+      assert.match(await error('off-curve'), /point 5: .* is not on the curve/, `${backend}: off the curve`);
     }
-    const wrongType = await page.evaluate(() => window.fastmsm.msm({ curve: 'bn254', points: [1, 2], scalars: new Uint8Array(32) }).catch((e) => e.message));
-    assert.match(wrongType, /points: expected a Uint8Array/);
-    const wrongBackend = await page.evaluate(() => window.fastmsm.msm({ curve: 'bn254', points: new Uint8Array(64), scalars: new Uint8Array(32), backend: 'tpu' }).catch((e) => e.message));
-    assert.match(wrongBackend, /backend: "tpu" is not one of 'auto', 'gpu', 'cpu'/);
-    // after the errors the same worker still answers
-    same(await run(page, 'bn254', 'bn254-edge', { backend: 'cpu' }), 'bn254-edge', 'cpu after errors');
+    assert.match((await run(page, { curve: 'secp256k1', name: 'bn254-edge' })).error, /unknown curve "secp256k1"/);
+    const wrong = await page.evaluate(async () => {
+      const s = window.sessions.bad;
+      const message = (p) => p.catch((e) => e.message);
+      return {
+        points: await message(s.msm({ points: [1, 2], scalars: new Uint8Array(32) })),
+        backend: await message(s.msm({ points: new Uint8Array(64), scalars: new Uint8Array(32), backend: 'tpu' })),
+        session: await message(window.fastmsm.createSession({ curve: 'bn254', backend: 'tpu' })),
+      };
+    });
+    assert.match(wrong.points, /points: expected a Uint8Array/);
+    assert.match(wrong.backend, /backend: "tpu" is not one of 'auto', 'gpu', 'cpu'/);
+    assert.match(wrong.session, /backend: "tpu" is not one of/);
+    // after the errors the same session still answers
+    same(await run(page, { session: 'bad', name: 'bn254-edge', options: { backend: 'cpu' } }), 'bn254-edge', 'cpu after errors');
     assert.deepEqual(problems, []);
     await context.close();
   });

@@ -1,4 +1,4 @@
-// End-to-end: the CPU MSM on every core (book/widgets/cpu-threads.js, cpu-pool.js) in headless
+// End-to-end: the CPU MSM on every core (book/widgets/widgets/cpu-threads.js, pool/cpu-pool.js) in headless
 // Chromium, on a server that sends COOP/COEP (isolated: shared memory and message passing), on
 // one that sends none with the service worker kept out (message passing only), and on one that
 // sends none where the site's service worker isolates the page after one reload. Every result

@@ -1,4 +1,4 @@
-// End-to-end: the wide-arithmetic package (wasm-demo/wide, Makefile wasm-wide) and the mont-bench
+// End-to-end: the wide-arithmetic package (feature wide-arithmetic, Makefile wasm-wide) and the mont-bench
 // widget's wide rows. Two Chromiums: the default one, where (in Chromium 156) the extension is off,
 // so the widget must report it and the package must not compile; and one started with
 // --js-flags=--wasm-wide-arithmetic, where fips-wide and ark-ff built with the extension are
@@ -11,26 +11,19 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium } from 'playwright-core';
 import { BOOK_DIR } from '../lib/serve.js';
-import { CHROMIUM } from '../lib/browser.js';
+import { WIDE_ARITHMETIC_FLAG as WIDE_FLAG, launchWideChromium } from '../lib/browser.js';
 import { closeClean, openPage, servedBook, startedChromium, taskResult } from './harness.js';
 
-const WIDE_FLAG = '--js-flags=--wasm-wide-arithmetic';
 const NO_WIDE = `this Chromium validates no i64.mul_wide_u even with ${WIDE_FLAG}`;
 const book = servedBook();
 const plain = startedChromium();
-const flagged = startedChromium(() => chromium.launch({
-  executablePath: CHROMIUM,
-  headless: true,
-  args: ['--no-sandbox', '--no-first-run', '--disable-background-networking', '--disable-component-update',
-    '--disable-sync', WIDE_FLAG],
-}));
+const flagged = startedChromium(launchWideChromium);
 
 /** The mont-bench chapter in `started`'s browser, and whether that browser has wide arithmetic. */
 async function open(started) {
   const { page, problems } = await openPage(started.browser, book, 'float-and-wide.html');
-  const wide = await page.evaluate(async () => (await import('./widgets/mont-bench.js')).wideArithmetic());
+  const wide = await page.evaluate(async () => (await import('./widgets/core/features.js')).wideArithmetic());
   return { page, problems, wide };
 }
 
@@ -54,7 +47,7 @@ describe('wide arithmetic (i64.mul_wide_u)', () => {
     });
     // 0xfc13..0xfc16: i64.add128, i64.sub128, i64.mul_wide_s, i64.mul_wide_u
     assert.match(compileError ?? 'compiled', /Invalid opcode 0xfc1[3-6]/, 'the package holds wide-arithmetic instructions');
-    const widget = await import('../../book/widgets/mont-bench.js');
+    const widget = await import('../../book/widgets/widgets/mont-bench.js');
     const result = await taskResult(page, 'mont-bench', { field: 'bn254-fr', variants: widget.WIDE_ROWS, count: 1000, repetitions: 1 });
     assert.equal(result.features.wide_arithmetic, false);
     assert.deepEqual(result.results.map((r) => r.params.variant), [widget.BASELINE], 'only the baseline ran');
@@ -68,8 +61,8 @@ describe('wide arithmetic (i64.mul_wide_u)', () => {
     const { page, problems, wide } = await open(flagged);
     if (await skipped(t, !wide, NO_WIDE, page)) return;
     const report = await page.evaluate(async () => {
-      const { loadWide } = await import('./widgets/mont-bench.js');
-      const w = await loadWide();
+      const { loadPackage } = await import('./widgets/core/packages.js');
+      const w = await loadPackage('wide');
       const main = await import('./generated/pkg/fastmsm.js');
       await main.default({ module_or_path: './generated/pkg/fastmsm_bg.wasm' });
       const modpow = (b, e, p) => {
@@ -154,7 +147,7 @@ describe('wide arithmetic (i64.mul_wide_u)', () => {
   test(`Chromium ${WIDE_FLAG}: the widget runs the wide rows, each verified, and says which product runs`, async (t) => {
     const { page, problems, wide } = await open(flagged);
     if (await skipped(t, !wide, NO_WIDE, page)) return;
-    const widget = await import('../../book/widgets/mont-bench.js');
+    const widget = await import('../../book/widgets/widgets/mont-bench.js');
     const fields = ['bn254-fr', 'bls12-377-fq'];
     const variants = ['cios', 'fips-wide', ...widget.WIDE_ROWS];
     const result = await taskResult(page, 'mont-bench', { field: fields, variants, count: 3000, repetitions: 2 });
@@ -179,7 +172,7 @@ describe('wide arithmetic (i64.mul_wide_u)', () => {
     if (await skipped(t, noPackage, 'the book carries no pkg-wide-msm (a benchmark package: make wasm-wide-msm, then make book)')) return;
     const { page, problems, wide } = await open(flagged);
     if (await skipped(t, !wide, NO_WIDE, page)) return;
-    const widget = await import('../../book/widgets/cpu-msm.js');
+    const widget = await import('../../book/widgets/widgets/cpu-msm.js');
     const variants = ['all-affine', ...widget.WIDE_VARIANTS];
     const result = await taskResult(page, 'cpu-msm',
       { curve: ['bn254', 'bls12-377', 'ed-on-bls12-377'], logn: 9, variants, repetitions: 1, count: 'no', glv: 'no' });

@@ -1,15 +1,15 @@
-//! Entry points of the `cpu-msm` widget (book/widgets/cpu-msm.js).
+//! Entry points of the `cpu-msm` widget (book/widgets/widgets/cpu-msm.js).
 //!
 //! [`CpuMsm::new`] draws one seeded input ([`crate::seeded_input`]) for a curve and keeps it, in
 //! our types and in arkworks' types, so every variant runs on the same input: fastmsm-msm with
 //! projective, batch-affine or all-affine buckets, over the 64-bit field or its 30-bit twin (or,
-//! in the relaxed-SIMD package `wasm-demo/relaxed`, its 51-bit FMA twin) ([`variants`]), and
+//! in the relaxed-SIMD package (feature `relaxed-simd`), its 51-bit FMA twin) ([`variants`]), and
 //! arkworks' `VariableBaseMSM::msm` (ark-ec 0.5, single thread: no `parallel` feature) compiled
 //! into this same module. The widget times each [`CpuMsm::run`] call with `performance.now()` and
 //! compares every result with arkworks'. [`CpuMsm::count`] runs one of ours over the
 //! operation-counting field (`fastmsm_msm::count`).
 //!
-//! Compiled into the main package and, by `#[path]`, into `wasm-demo/relaxed` and `wide`.
+//! In the main package, the relaxed-SIMD one and the wide-arithmetic benchmark one (feature `cpu-msm`).
 
 mod stats;
 mod variants;

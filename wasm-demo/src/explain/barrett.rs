@@ -1,4 +1,4 @@
-//! The `barrett-steps` widget (book/widgets/barrett-steps.js): one product a·b reduced modulo p by
+//! The `barrett-steps` widget (book/widgets/widgets/barrett-steps.js): one product a·b reduced modulo p by
 //! `fastmsm_mont::barrett::barrett_steps`, every value of the derivation returned, and the same
 //! product by Barrett–Domb; both checked against num-bigint's `a·b mod p` and the exact quotient.
 

@@ -1,4 +1,4 @@
-//! The `curve-ops` widget (book/widgets/curve-ops.js): what each formula of `fastmsm-curves` costs,
+//! The `curve-ops` widget (book/widgets/widgets/curve-ops.js): what each formula of `fastmsm-curves` costs,
 //! counted by running it over `fastmsm_msm::count::Counted` (a field that counts its own
 //! operations), not read from a table; and the point each formula returns, compared with
 //! arkworks' result for the same operation.

@@ -1,4 +1,4 @@
-//! The `cuzk-steps` widget (book/widgets/cuzk-steps.js): a small MSM taken apart the cuZK way by
+//! The `cuzk-steps` widget (book/widgets/widgets/cuzk-steps.js): a small MSM taken apart the cuZK way by
 //! `fastmsm_msm::cuzk`. For every window: the digit matrix M in CSR form (one row per point), its
 //! transpose (one row per bucket: `transpose`), the bucket sums (`smvp`) and the same sums from
 //! chunks of equal numbers of entries (`smvp_chunked`, the GPU's load balance); then the windows'

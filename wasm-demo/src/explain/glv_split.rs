@@ -1,4 +1,4 @@
-//! The `glv-split` widget (book/widgets/glv-split.js): a scalar k split by `fastmsm_msm::glv` into
+//! The `glv-split` widget (book/widgets/widgets/glv-split.js): a scalar k split by `fastmsm_msm::glv` into
 //! k1 + k2·λ, with the curve's derived β, λ, short basis and bounds; checked with num-bigint
 //! (k1 + λ·k2 ≡ k mod r, |k1| and |k2| within the bounds) and with arkworks (k·G equals
 //! k1·G + k2·φ(G), and φ(G) = λ·G).

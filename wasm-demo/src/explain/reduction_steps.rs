@@ -1,4 +1,4 @@
-//! The `reduction-steps` widget (book/widgets/reduction-steps.js): Σ j·B_j for a few buckets by
+//! The `reduction-steps` widget (book/widgets/widgets/reduction-steps.js): Σ j·B_j for a few buckets by
 //! `fastmsm_msm::reduce`, step by step. To keep the example readable every bucket is a known
 //! multiple B_j = b_j·G of the generator, so every point the reduction produces is some m·G, and
 //! the widget names it by m — after checking it against arkworks' m·G.

@@ -1,0 +1,177 @@
+// Widget loader: hydrates every <div class="fastmsm-widget" data-widget="NAME"> on the page.
+//
+// Each widget is one module, ../widgets/NAME.js (its shape: core/types.js), exporting:
+//   title, controls (form fields: select, number or text), quick (parameters for a fast run), autorun (bool),
+//   task(wasm, params, progress)  — runs in the widget worker, returns a results object
+//   view(result)                  — tables and a chart spec for the page
+//   fromPage(params)  (optional)  — runs in the page before the task: adds what only the page has
+//                                   (localStorage) to the parameters sent to the worker
+// Tasks run in one widget worker per page (core/widget-worker.js), through core/rpc.js.
+// All URLs are relative to this file, so the site works from any sub-path, offline.
+import { WorkerClient } from './rpc.js';
+import { renderOutput, toMarkdown } from './render.js';
+
+// A worker that stops rejects the tasks in flight; the next task starts a new one.
+const worker = new WorkerClient(() => new Worker(new URL('./widget-worker.js', import.meta.url), { type: 'module' }),
+  { what: 'the widget worker', restart: true });
+
+/**
+ * Runs widget `name`'s task with `params` in the page's widget worker.
+ * @param {string} name
+ * @param {any} params
+ * @param {(fraction: number, text: string) => void} [onProgress]
+ * @returns {Promise<import('./types.js').TaskResult>}
+ */
+export function runTask(name, params, onProgress) {
+  return worker.call({ op: 'task', widget: name, params }, { onProgress });
+}
+
+/**
+ * A widget on this page: its element, module, last result and run.
+ * @typedef {{ root: HTMLElement, name: string, module: import('./types.js').Widget, lastResult: any,
+ *   run: (params: any) => Promise<any> }} Hydrated
+ */
+/** @type {Hydrated[]} */
+const widgets = [];
+
+function controlElement(spec) {
+  const label = document.createElement('label');
+  label.textContent = `${spec.label} `;
+  let input;
+  if (spec.type === 'select') {
+    input = document.createElement('select');
+    input.multiple = !!spec.multiple;
+    for (const option of spec.options) {
+      const o = new Option(option.label ?? option, option.value ?? option);
+      o.selected = spec.multiple ? (spec.default ?? []).includes(o.value) : o.value === String(spec.default);
+      input.add(o);
+    }
+  } else if (spec.type === 'text') {
+    input = document.createElement('input');
+    input.type = 'text';
+    input.spellcheck = false;
+    Object.assign(input, { value: spec.default ?? '', size: spec.size ?? 40, placeholder: spec.placeholder ?? '' });
+  } else {
+    input = document.createElement('input');
+    input.type = 'number';
+    Object.assign(input, { min: spec.min, max: spec.max, step: spec.step ?? 1, value: spec.default });
+  }
+  input.name = spec.name;
+  label.append(input);
+  return label;
+}
+
+function readControls(form, specs) {
+  const params = {};
+  for (const spec of specs) {
+    const input = form.elements[spec.name];
+    if (spec.type === 'select' && spec.multiple) params[spec.name] = [...input.selectedOptions].map((o) => o.value);
+    else if (spec.type === 'select' || spec.type === 'text') params[spec.name] = input.value;
+    else params[spec.name] = Number(input.value);
+  }
+  return params;
+}
+
+function el(tag, className, text) {
+  const e = document.createElement(tag);
+  if (className) e.className = className;
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+async function hydrate(root) {
+  const name = root.dataset.widget;
+  /** @type {import('./types.js').Widget} */
+  const module = await import(new URL(`../widgets/${name}.js`, import.meta.url).href);
+  const controls = module.controls ?? [];
+  root.replaceChildren();
+  root.dataset.state = 'idle';
+  const head = el('div', 'fm-head');
+  head.append(el('strong', '', module.title));
+  const form = el('form', 'fm-controls');
+  controls.forEach((c) => form.append(controlElement(c)));
+  const button = el('button', 'fm-run', module.autorun ? 'Run again' : 'Run');
+  button.type = 'submit';
+  form.append(button);
+  const progress = el('progress', 'fm-progress');
+  progress.max = 1;
+  progress.value = 0;
+  const status = el('span', 'fm-status', 'Not run yet.');
+  const output = el('div', 'fm-output');
+  const exportBar = el('div', 'fm-export');
+  const copyMd = el('button', '', 'Copy as Markdown');
+  const copyJson = el('button', '', 'Copy as JSON');
+  const exported = el('textarea', 'fm-exported');
+  exported.readOnly = true;
+  exported.hidden = true;
+  exportBar.append(copyMd, copyJson, exported);
+  exportBar.hidden = true;
+  root.append(head, form, el('div', 'fm-progress-row'), output, exportBar);
+  root.querySelector('.fm-progress-row').append(progress, status);
+
+  /** @type {Hydrated} */
+  const widget = { root, name, module, lastResult: null, run: async () => {} };
+  const exportAs = async (text) => {
+    exported.value = text;
+    exported.hidden = false;
+    try { await navigator.clipboard.writeText(text); status.textContent = 'Copied to the clipboard.'; }
+    catch { exported.select(); status.textContent = 'Clipboard unavailable: select the text below and copy it.'; }
+  };
+  copyMd.onclick = () => exportAs(toMarkdown(widget.lastResult, module.view(widget.lastResult)));
+  copyJson.onclick = () => exportAs(JSON.stringify(widget.lastResult, null, 2));
+
+  widget.run = async (params) => {
+    root.dataset.state = 'running';
+    button.disabled = true;
+    status.textContent = 'Starting…';
+    progress.value = 0;
+    try {
+      const request = module.fromPage ? module.fromPage(params) : params;
+      const result = await runTask(name, request, (fraction, text) => {
+        progress.value = fraction;
+        status.textContent = text;
+      });
+      widget.lastResult = result;
+      renderOutput(output, module.view(result));
+      root.dataset.verified = String(result.verified);
+      root.dataset.state = 'done';
+      progress.value = 1;
+      // `unavailable`: the widget could not run here at all (e.g. no WebGPU); its view says why.
+      status.textContent = result.unavailable ? `Not run: ${result.unavailable}.`
+        : result.verified ? '✔ Verified against the reference.' : '✘ NOT verified: see the rows marked ✘.';
+      exportBar.hidden = false;
+      return result;
+    } catch (e) {
+      root.dataset.state = 'error';
+      status.textContent = `Failed: ${e.message}`;
+      throw e;
+    } finally {
+      button.disabled = false;
+    }
+  };
+  form.onsubmit = (event) => {
+    event.preventDefault();
+    widget.run(readControls(form, controls)).catch(() => {});
+  };
+  widgets.push(widget);
+  if (module.autorun) widget.run(readControls(form, controls)).catch(() => {});
+}
+
+const ready = Promise.all([...document.querySelectorAll('.fastmsm-widget[data-widget]')].map(hydrate));
+
+// For the end-to-end tests and the headless bench runners: run every widget on this page, or one
+// widget's task in the page's worker.
+/** @type {any} */ (window).fastmsmWidgets = {
+  ready,
+  runTask,
+  async runAll({ quick = false } = {}) {
+    await ready;
+    const results = [];
+    for (const w of widgets) {
+      const form = w.root.querySelector('form');
+      const params = quick && w.module.quick ? w.module.quick : readControls(form, w.module.controls ?? []);
+      results.push({ widget: w.name, result: await w.run(params) });
+    }
+    return results;
+  },
+};
