@@ -8,7 +8,7 @@
 // operation counts come from running our code over a field that counts its own operations.
 
 import { wasmFeatures } from './capabilities.js';
-import { loadRelaxed, wideArithmetic } from './mont-bench.js';
+import { WIDE_MISSING, loadRelaxed, wideArithmetic } from './mont-bench.js';
 import { median, round, summary } from './stats.js';
 
 export const title = 'Multi-scalar multiplication on your CPU: ours vs arkworks, in WebAssembly';
@@ -87,7 +87,7 @@ async function relaxedPackage(progress) {
 // The wide-arithmetic MSM package where this browser can run it and this site has it, or why not.
 let wideMsmPackage = null;
 async function wideMsm(progress) {
-  if (!wideArithmetic()) return { problem: 'this browser lacks WebAssembly wide arithmetic (in Chromium 156 it is behind --js-flags=--wasm-wide-arithmetic)' };
+  if (!wideArithmetic()) return { problem: WIDE_MISSING };
   progress(0, 'Loading the wide-arithmetic MSM package…');
   wideMsmPackage ??= (async () => {
     const url = (f) => new URL(`../generated/pkg-wide-msm/${f}`, import.meta.url);

@@ -39,7 +39,7 @@ const WIDE_ARITHMETIC_PROBE = [0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
 export function wideArithmetic() {
   try { return WebAssembly.validate(new Uint8Array(WIDE_ARITHMETIC_PROBE)); } catch { return false; }
 }
-const WIDE_MISSING = 'this browser lacks WebAssembly wide arithmetic (in Chromium 156 it is behind --js-flags=--wasm-wide-arithmetic)';
+export const WIDE_MISSING = 'this browser lacks WebAssembly wide arithmetic (in Chromium 156 it is behind --js-flags=--wasm-wide-arithmetic, in Firefox ESR 153 behind the preference javascript.options.wasm_wide_arithmetic)';
 
 export const controls = [
   { name: 'field', label: 'Field', type: 'select', default: 'bn254-fr',

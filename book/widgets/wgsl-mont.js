@@ -15,9 +15,13 @@ export const controls = [
 export const quick = { field: 'bn254-fq', widths: ['13', '16'], threads: 256, iterations: 4 };
 
 export async function task(wasm, params, progress) {
-  if (!navigator.gpu || !(await navigator.gpu.requestAdapter())) {
+  const noGpu = !navigator.gpu ? 'navigator.gpu is missing in the widget worker'
+    : !(await navigator.gpu.requestAdapter()) ? 'the browser offers no adapter' : null;
+  if (noGpu) {
+    // `unavailable`: the page says "Not run" and why, not "NOT verified" (loader.js)
     return {
       suite: 'wgsl-mont', device: { name: 'no WebGPU adapter', backend: 'none' }, results: [], verified: false,
+      unavailable: `no WebGPU (${noGpu})`,
       message: 'This browser exposes no WebGPU adapter, so the WGSL kernels cannot run here. The CPU (WebAssembly) benchmark in the chapter “Montgomery multiplication” runs everywhere.',
     };
   }
