@@ -2,7 +2,7 @@
 # The one set-up script (used by the Makefile, CI and the Pages workflow).
 # Installs only what is missing, at pinned versions; on a set-up machine it finishes in seconds.
 #   .ci/setup.sh book   Rust target + book tools + npm packages + vendored front-end assets
-#   .ci/setup.sh test   all of the above + Chromium (WebGPU via SwiftShader) + lavapipe (Vulkan on the CPU)
+#   .ci/setup.sh test   all of the above + Chromium (WebGPU via SwiftShader), Firefox ESR, lavapipe (Vulkan on the CPU)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -45,6 +45,8 @@ cargo_tool wasm-bindgen wasm-bindgen-cli "$WASM_BINDGEN"
 if [ "$MODE" = test ]; then
     missing=()
     [ -x /usr/bin/chromium ] || missing+=(chromium)
+    # the second engine of the E2E suite (wasm-demo/lib/firefox.js), driven by puppeteer-core
+    [ -x /usr/bin/firefox-esr ] || missing+=(firefox-esr)
     ls /usr/share/vulkan/icd.d/lvp_icd.*.json >/dev/null 2>&1 || missing+=(mesa-vulkan-drivers)
     if [ ${#missing[@]} -gt 0 ]; then
         log "apt-get install ${missing[*]}"

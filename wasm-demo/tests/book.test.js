@@ -3,12 +3,8 @@
 // widget in quick mode, asserting its result is verified.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { assertTaskErrors, closeClean, openPage, servedBook, startedChromium, taskResult } from './harness.js';
-
-const SUMMARY = resolve(import.meta.dirname, '../../book/SUMMARY.md');
-const chapters = [...readFileSync(SUMMARY, 'utf8').matchAll(/\]\(([^)]+)\.md\)/g)].map((m) => `${m[1]}.html`);
+import { chapters, checkChapter } from './book-pages.js';
 
 const book = servedBook();
 const chromium = startedChromium();
@@ -121,23 +117,8 @@ describe('every page of SUMMARY.md', () => {
   for (const chapter of chapters) {
     test(chapter, async () => {
       const { page, problems } = await visit(chapter);
-      const mermaidBlocks = await page.locator('pre.mermaid').count();
-      if (mermaidBlocks > 0) {
-        await page.waitForFunction(() => document.documentElement.dataset.mermaid, null, { timeout: 30_000 });
-        assert.equal(await page.evaluate(() => document.documentElement.dataset.mermaid), 'done');
-        assert.equal(await page.locator('pre.mermaid svg').count(), mermaidBlocks, 'every mermaid block rendered');
-      }
-      const widgets = await page.locator('.fastmsm-widget').count();
-      if (widgets > 0) {
-        const results = await page.evaluate(() => window.fastmsmWidgets.runAll({ quick: true }));
-        assert.equal(results.length, widgets);
-        for (const { widget, result } of results) {
-          assert.equal(result.verified, true, `${widget}: not verified`);
-          assert.ok(result.commit && result.date && result.device?.browser, `${widget}: result lacks provenance`);
-        }
-        assert.equal(await page.locator('.fastmsm-widget[data-state="done"][data-verified="true"]').count(), widgets);
-        await afterQuickRuns[chapter]?.(page, results);
-      }
+      const results = await checkChapter(page);
+      if (results.length > 0) await afterQuickRuns[chapter]?.(page, results);
       await closeClean(page, problems, `problems on ${chapter}`);
     });
   }

@@ -32,7 +32,7 @@ export function wideArithmetic() {
   return validates(WIDE_ARITHMETIC);
 }
 
-export const WIDE_MISSING = 'this browser lacks WebAssembly wide arithmetic (in Chromium 156 it is behind --js-flags=--wasm-wide-arithmetic)';
+export const WIDE_MISSING = 'this browser lacks WebAssembly wide arithmetic (in Chromium 156 it is behind --js-flags=--wasm-wide-arithmetic, in Firefox ESR 153 behind the preference javascript.options.wasm_wide_arithmetic)';
 
 /**
  * @typedef {{ simd128: boolean, relaxed_simd: boolean, shared_memory: boolean,

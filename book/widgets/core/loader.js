@@ -136,8 +136,9 @@ async function hydrate(root) {
       root.dataset.verified = String(result.verified);
       root.dataset.state = 'done';
       progress.value = 1;
-      // `unavailable`: the widget could not run here at all (e.g. no WebGPU); its view says why.
-      status.textContent = result.unavailable ? `Not run: ${result.unavailable}.`
+      // `unavailable` as text: the widget could not run here at all (e.g. no WebGPU); its view says
+      // why. (As a list it names the rows that could not run beside those that did.)
+      status.textContent = typeof result.unavailable === 'string' ? `Not run: ${result.unavailable}.`
         : result.verified ? '✔ Verified against the reference.' : '✘ NOT verified: see the rows marked ✘.';
       exportBar.hidden = false;
       return result;

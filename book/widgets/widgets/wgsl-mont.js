@@ -22,9 +22,13 @@ let bench = null;
 
 /** @param {import('../core/types.js').Wasm} wasm */
 export async function task(wasm, params, progress) {
-  if (!(await webgpuAdapter())) {
+  const noGpu = !(/** @type {any} */ (navigator).gpu) ? 'navigator.gpu is missing in the widget worker'
+    : !(await webgpuAdapter()) ? 'the browser offers no adapter' : null;
+  if (noGpu) {
+    // `unavailable`: the page says "Not run" and why, not "NOT verified" (core/loader.js)
     return {
       suite: 'wgsl-mont', device: { name: 'no WebGPU adapter', backend: 'none' }, results: [], verified: false,
+      unavailable: `no WebGPU (${noGpu})`,
       message: 'This browser exposes no WebGPU adapter, so the WGSL kernels cannot run here. The CPU (WebAssembly) benchmark in the chapter “Montgomery multiplication” runs everywhere.',
     };
   }
