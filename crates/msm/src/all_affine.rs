@@ -35,7 +35,7 @@ use crate::batch_inv::batch_inverse_lazy;
 use crate::digits::{decompose_all, num_windows};
 use crate::group::AffineAdd;
 use crate::pippenger::MsmError;
-use crate::reduce::horner;
+use fastmsm_curves::horner;
 use crate::scalar::{Scalar, first_out_of_range};
 use crate::window::{WINDOW_RANGE, window_size_sampled};
 

@@ -173,6 +173,7 @@ impl<C: SwCurve> SwCurve for CountedSw<C> {
     const GENERATOR_X: Counted<C::Base> = Counted(C::GENERATOR_X);
     const GENERATOR_Y: Counted<C::Base> = Counted(C::GENERATOR_Y);
     const SCALAR_MODULUS: Canonical = C::SCALAR_MODULUS;
+    const COFACTOR: Canonical = C::COFACTOR;
 }
 
 impl<C: TeCurve> TeCurve for CountedTe<C> {
@@ -182,6 +183,7 @@ impl<C: TeCurve> TeCurve for CountedTe<C> {
     const GENERATOR_X: Counted<C::Base> = Counted(C::GENERATOR_X);
     const GENERATOR_Y: Counted<C::Base> = Counted(C::GENERATOR_Y);
     const SCALAR_MODULUS: Canonical = C::SCALAR_MODULUS;
+    const COFACTOR: Canonical = C::COFACTOR;
 }
 
 /// A group with a counted twin.

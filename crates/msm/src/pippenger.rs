@@ -7,7 +7,8 @@ use crate::batch_affine::{BatchAffineConfig, BatchAffineStats, accumulate_batch_
 use crate::bucket::accumulate_window;
 use crate::cuzk::{smvp, transpose};
 use crate::digits::{decompose_all, num_windows};
-use crate::reduce::{horner, running_sum, running_sum_split};
+use crate::reduce::{running_sum, running_sum_split};
+use fastmsm_curves::horner;
 use crate::scalar::{Scalar, first_out_of_range};
 use crate::window::{WINDOW_RANGE, window_size};
 

@@ -26,7 +26,7 @@ use crate::MsmGroup;
 use crate::all_affine::{AllAffineConfig, AllAffineStats, Scratch, accumulate_sorted, reduce_all_affine, segments};
 use crate::digits::{decompose_all, num_windows};
 use crate::pippenger::MsmError;
-use crate::reduce::horner;
+use fastmsm_curves::horner;
 use crate::scalar::{Scalar, first_out_of_range};
 use crate::window::{WINDOW_RANGE, WINDOW_SAMPLE, window_size_sampled_from};
 
