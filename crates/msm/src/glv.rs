@@ -21,8 +21,8 @@
 //! refuses the GLV option there ([`crate::MsmError::NoEndomorphism`]).
 
 mod lattice;
-pub mod roots;
-pub mod wide;
+mod roots;
+mod wide;
 
 use core::any::{Any, TypeId};
 use std::collections::HashMap;
@@ -31,7 +31,7 @@ use std::sync::{Mutex, OnceLock};
 use fastmsm_curves::Group;
 use fastmsm_curves::field::PrimeField;
 use fastmsm_curves::sw::{self, SwCurve};
-pub use lattice::{Decomposer, SignedScalar, Split, big_to_words, short_basis, words_to_big};
+pub use lattice::{Decomposer, SignedScalar, Split, big_to_words, words_to_big};
 
 use crate::scalar::Scalar;
 
