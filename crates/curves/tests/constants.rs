@@ -1,12 +1,10 @@
 //! Every curve constant against arkworks, and the facts the formulas rely on.
 
-mod common;
-
+use crate::common::{ark_scalar_modulus, canonical, fe};
 use ark_ec::short_weierstrass::SWCurveConfig;
 use ark_ec::twisted_edwards::TECurveConfig;
 use ark_ec::{AffineRepr, CurveConfig};
 use ark_ff::PrimeField as ArkPrimeField;
-use common::{ark_scalar_modulus, canonical, fe};
 use fastmsm_curves::field::PrimeField;
 use fastmsm_curves::sw::{self, SwCurve};
 use fastmsm_curves::te::{self, TeCurve};
