@@ -209,7 +209,7 @@ pub enum Points {
 /// The result of [`crate::msm`]: the sum and what the run did.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct MsmOutput<P> {
-    /// Σ scalars[i]·points[i].
+    /// `Σ scalars[i]·points[i]`.
     pub sum: P,
     /// The window, the accumulation's counts and (with [`MsmConfig::count_ops`]) the field
     /// operations.

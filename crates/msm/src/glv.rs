@@ -9,7 +9,7 @@
 //! k ≡ k1 + k2·λ (mod r) with |k1|, |k2| ≈ √r, so k·P = k1·P + k2·φ(P): an MSM of n full-length
 //! scalars becomes one of 2n half-length scalars, with half the windows.
 //!
-//! Everything here is derived, nothing typed: β and λ by [`roots`], paired on the generator
+//! Everything here is derived, nothing typed: β and λ by `roots.rs`, paired on the generator
 //! (φ(G) = λG picks which of β, β² goes with λ), the short lattice basis and the rounding
 //! constants by `lattice`. [`glv_of`] derives them once per curve and keeps them.
 //!
