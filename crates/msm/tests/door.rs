@@ -4,8 +4,8 @@
 //! (tests named `door::curve::representation::check`), and through the operation-counting field.
 
 use crate::common::{
-    Bls377O, Bls381O, Bn254O, Case, EdO, Oracle, ark_msm, cases, r_minus_one, random_points,
-    random_scalars,
+    Bls377O, Bls381O, Bn254O, Case, EdO, Oracle, ark_msm, for_each_case, r_minus_one,
+    random_points, random_scalars,
 };
 use fastmsm_curves::Group;
 use fastmsm_msm::{
@@ -119,36 +119,33 @@ fn door_matches_arkworks<O: Oracle>(limbs: Limbs, seed: u64, glv: bool)
 where
     O::G: CpuGroup,
 {
-    let base = random_points::<O>(*SIZES.last().unwrap(), seed);
-    for (k, &n) in SIZES.iter().enumerate() {
-        for Case {
+    for_each_case::<O>(&SIZES, seed, |n, case| {
+        let Case {
             what,
             ours,
             scalars,
             want,
             ..
-        } in cases::<O>(n, &base, seed + k as u64)
-        {
-            for (how, cfg) in configs(glv) {
-                // The 51-bit twin natively runs a scalar FMA per limb product, and the largest
-                // size takes the longest: there, only the main algorithms and GLV (the others'
-                // logic is the same code, covered on the other fields and sizes).
-                let main = ["pippenger", "batch-affine", "all-affine"].contains(&how) || cfg.glv;
-                if (limbs == Limbs::Radix51 || n == LARGE) && !main {
-                    continue;
-                }
-                let cfg = MsmConfig { limbs, ..cfg };
-                let got: O::G = msm(&ours, &scalars, &cfg).unwrap().sum;
-                assert!(got.is_on_curve());
-                assert_eq!(
-                    got.to_affine(),
-                    want,
-                    "{}: n = {n}, {what}, {how}, {limbs:?}",
-                    O::G::NAME
-                );
+        } = case;
+        for (how, cfg) in configs(glv) {
+            // The 51-bit twin natively runs a scalar FMA per limb product, and the largest
+            // size takes the longest: there, only the main algorithms and GLV (the others'
+            // logic is the same code, covered on the other fields and sizes).
+            let main = ["pippenger", "batch-affine", "all-affine"].contains(&how) || cfg.glv;
+            if (limbs == Limbs::Radix51 || n == LARGE) && !main {
+                continue;
             }
+            let cfg = MsmConfig { limbs, ..cfg };
+            let got: O::G = msm(&ours, &scalars, &cfg).unwrap().sum;
+            assert!(got.is_on_curve());
+            assert_eq!(
+                got.to_affine(),
+                want,
+                "{}: n = {n}, {what}, {how}, {limbs:?}",
+                O::G::NAME
+            );
         }
-    }
+    });
 }
 
 every_curve_and_representation!(door_matches_arkworks);

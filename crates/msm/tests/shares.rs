@@ -4,7 +4,7 @@
 //! of the points (as a worker holds them) over the 64-bit fields and the 30-bit twins; the plan's
 //! window is the one the door picks on one thread.
 
-use crate::common::{Bls377O, Bls381O, Bn254O, Case, EdO, Oracle, cases, random_points};
+use crate::common::{Bls377O, Bls381O, Bn254O, EdO, Oracle, for_each_case, random_points};
 use fastmsm_curves::Group;
 use fastmsm_msm::radix30::{Radix30, Radix30Group};
 use fastmsm_msm::split::{plan, run_share};
@@ -44,56 +44,47 @@ fn against_arkworks<O: Oracle>(seed: u64, glv: bool)
 where
     O::G: CpuGroup,
 {
-    let base = random_points::<O>(*SIZES.last().unwrap(), seed);
-    for (k, &n) in SIZES.iter().enumerate() {
-        for Case {
-            what,
-            ours,
-            scalars,
-            want,
-            ..
-        } in cases::<O>(n, &base, seed + k as u64)
-        {
-            let twin: Vec<_> = ours
-                .iter()
-                .map(<O::G as TwinGroup<Radix30>>::affine_to_twin)
-                .collect();
-            for glv in [false, glv] {
-                for window in [Window::Auto, Window::FromSize] {
-                    // the door on one thread: its window is the plan's
-                    let one = msm(
-                        &ours,
-                        &scalars,
-                        &MsmConfig {
-                            glv,
-                            window,
-                            points: Points::InSubgroupUnchecked,
-                            ..MsmConfig::default()
-                        },
-                    )
-                    .unwrap();
-                    for t in SHARES {
-                        let ctx = format!(
-                            "{}: n = {n}, {what}, GLV {glv}, {window:?}, {t} shares",
-                            O::G::NAME
-                        );
-                        let p = plan::<O::G>(&scalars, window, glv, t).unwrap();
-                        assert_eq!(p.shares.len(), t, "{ctx}");
-                        if n > 0 {
-                            assert_eq!(p.window_bits, one.stats.window, "{ctx}: the door's window");
-                        }
-                        let got: O::G = by_spans(&p, &ours, &scalars);
-                        assert_eq!(got.to_affine(), want, "{ctx}");
-                        if t == 3 && n >= 5 {
-                            let got: <O::G as Radix30Group>::Twin = by_spans(&p, &twin, &scalars);
-                            let got = <O::G as TwinGroup<Radix30>>::from_twin(&got);
-                            assert_eq!(got.to_affine(), want, "{ctx}, 30-bit limbs");
-                        }
+    for_each_case::<O>(&SIZES, seed, |n, case| {
+        let (what, ours, scalars, want) = (case.what, case.ours, case.scalars, case.want);
+        let twin: Vec<_> = ours
+            .iter()
+            .map(<O::G as TwinGroup<Radix30>>::affine_to_twin)
+            .collect();
+        for glv in [false, glv] {
+            for window in [Window::Auto, Window::FromSize] {
+                // the door on one thread: its window is the plan's
+                let one = msm(
+                    &ours,
+                    &scalars,
+                    &MsmConfig {
+                        glv,
+                        window,
+                        points: Points::InSubgroupUnchecked,
+                        ..MsmConfig::default()
+                    },
+                )
+                .unwrap();
+                for t in SHARES {
+                    let ctx = format!(
+                        "{}: n = {n}, {what}, GLV {glv}, {window:?}, {t} shares",
+                        O::G::NAME
+                    );
+                    let p = plan::<O::G>(&scalars, window, glv, t).unwrap();
+                    assert_eq!(p.shares.len(), t, "{ctx}");
+                    if n > 0 {
+                        assert_eq!(p.window_bits, one.stats.window, "{ctx}: the door's window");
+                    }
+                    let got: O::G = by_spans(&p, &ours, &scalars);
+                    assert_eq!(got.to_affine(), want, "{ctx}");
+                    if t == 3 && n >= 5 {
+                        let got: <O::G as Radix30Group>::Twin = by_spans(&p, &twin, &scalars);
+                        let got = <O::G as TwinGroup<Radix30>>::from_twin(&got);
+                        assert_eq!(got.to_affine(), want, "{ctx}, 30-bit limbs");
                     }
                 }
             }
         }
-    }
+    });
 }
 
 #[test]

@@ -233,6 +233,17 @@ pub fn cases<O: Oracle>(n: usize, base: &[ArkAffine<O>], seed: u64) -> Vec<Case<
         .collect()
 }
 
+/// `check(n, case)` for every size in `sizes` and every [`Case`] of that size, all drawn from one
+/// set of random points.
+pub fn for_each_case<O: Oracle>(sizes: &[usize], seed: u64, mut check: impl FnMut(usize, Case<O>)) {
+    let base = random_points::<O>(sizes.iter().copied().max().unwrap_or(0), seed);
+    for (k, &n) in sizes.iter().enumerate() {
+        for case in cases::<O>(n, &base, seed + k as u64) {
+            check(n, case);
+        }
+    }
+}
+
 /// The test template: for every curve (its [`Oracle`], a seed, whether it has the GLV
 /// endomorphism) and every field representation (`mont64`, `radix30`, `radix51`: the
 /// [`fastmsm_msm::Limbs`] the MSM runs in), a test `curve::representation::name` that calls the
