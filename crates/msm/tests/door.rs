@@ -245,6 +245,32 @@ fn every_window_width() {
     check::<EdO>(503);
 }
 
+/// `Threads::Pool` cuts the MSM into one share per thread of the current rayon pool: pools of
+/// 1, 3 and 8 threads (more shares than cores too) give arkworks' sum, with and without GLV.
+#[test]
+fn rayon_pools_of_every_size() {
+    let base = random_points::<Bls381O>(300, 61);
+    let ours: Vec<_> = base.iter().map(Bls381O::ours).collect();
+    let scalars = random_scalars::<Bls381O>(300, 61);
+    let want = ark_msm::<Bls381O>(&base, &scalars);
+    for threads in [1, 3, 8] {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        for glv in [false, true] {
+            let cfg = MsmConfig {
+                threads: Threads::Pool,
+                glv,
+                points: Points::InSubgroupUnchecked,
+                ..MsmConfig::default()
+            };
+            let got = pool.install(|| msm(&ours, &scalars, &cfg)).unwrap();
+            assert_eq!(got.sum.to_affine(), want, "{threads} threads, GLV {glv}");
+        }
+    }
+}
+
 /// What the accumulations report: most additions share an inversion, collisions are mostly
 /// deferred, and an adversarial input (one bucket for all points) takes log₂ n rounds, not n
 /// inversions.
