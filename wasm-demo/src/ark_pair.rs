@@ -1,16 +1,15 @@
 //! Each curve as a pair: arkworks' group, the widgets' reference, beside ours, which computes
-//! the MSM. Points cross between them through the one bridge, `fastmsm_curves::ark` (reached
-//! through `fastmsm_msm::ark::ArkMsm`); nothing here converts a coordinate itself.
+//! the MSM. Points cross between them through the one bridge, `fastmsm_curves::ark` (the `From`
+//! impls, and `fastmsm_msm::MsmPoint` which names our group for arkworks' points); nothing here
+//! converts a coordinate itself.
 
 use ark_ec::{CurveGroup, VariableBaseMSM};
 use ark_ff::BigInt;
 use fastmsm_curves::{Canonical, Group};
-use fastmsm_msm::ark::ArkMsm;
-use fastmsm_msm::count::CountableGroup;
 use fastmsm_msm::format::{FormatCurve, hex};
-use fastmsm_msm::radix30::Radix30Group;
-use fastmsm_msm::radix51::Radix51Group;
-use fastmsm_msm::{Bls12_377G1, Bls12_381G1, Bn254G1, EdBls12_377G, MsmGroup, Scalar};
+use fastmsm_msm::{
+    Bls12_377G1, Bls12_381G1, Bn254G1, CpuGroup, EdBls12_377G, MsmGroup, MsmPoint, Scalar,
+};
 use wasm_bindgen::JsValue;
 
 use crate::js::err;
@@ -38,15 +37,16 @@ pub(crate) fn xy_hex(xy: Xy) -> (Option<String>, Option<String>) {
 /// MSM fastmsm-msm computes, so `P` below is `ark_bn254::G1Projective` and so on.
 pub(crate) trait Pair: 'static {
     /// Our group (XYZZ or extended twisted Edwards), in every form the widgets run.
-    type Ours: MsmGroup + Radix30Group + Radix51Group + CountableGroup + FormatCurve;
+    type Ours: CpuGroup + FormatCurve;
     /// arkworks' projective group, with its MSM and scalars of four 64-bit words.
-    type Ark: ArkMsm<Ours = Self::Ours>
-        + CurveGroup<ScalarField: ark_ff::PrimeField<BigInt = BigInt<4>>>
-        + VariableBaseMSM<MulBase = ArkAffine<Self>>;
+    type Ark: CurveGroup<
+            ScalarField: ark_ff::PrimeField<BigInt = BigInt<4>>,
+            Affine: Into<OurAffine<Self>>,
+        > + VariableBaseMSM<MulBase = ArkAffine<Self>>;
 
     /// arkworks' affine point as ours.
     fn ours(a: &ArkAffine<Self>) -> OurAffine<Self> {
-        <Self::Ark as ArkMsm>::base(a)
+        (*a).into()
     }
 
     /// Canonical `(x, y)` of arkworks' affine point, `None` for the identity.
@@ -76,15 +76,18 @@ pub(crate) trait Pair: 'static {
     }
 }
 
+/// Our group for arkworks' points `A`.
+type OursOf<A> = <<A as CurveGroup>::Affine as MsmPoint>::Group;
+
 impl<A> Pair for A
 where
-    A: ArkMsm
-        + CurveGroup<ScalarField: ark_ff::PrimeField<BigInt = BigInt<4>>>
+    A: CurveGroup<ScalarField: ark_ff::PrimeField<BigInt = BigInt<4>>>
         + VariableBaseMSM<MulBase = <A as CurveGroup>::Affine>
         + 'static,
-    A::Ours: Radix30Group + Radix51Group + CountableGroup + FormatCurve,
+    <A as CurveGroup>::Affine: MsmPoint + Into<<OursOf<A> as Group>::Affine>,
+    OursOf<A>: FormatCurve,
 {
-    type Ours = A::Ours;
+    type Ours = OursOf<A>;
     type Ark = A;
 }
 

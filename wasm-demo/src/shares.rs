@@ -14,10 +14,12 @@
 //! to the fast limbs once, when the bases are loaded.
 
 use fastmsm_curves::Group;
-use fastmsm_msm::all_affine::{AllAffineConfig, AllAffineStats};
 use fastmsm_msm::format::{FormatCurve, read_points, read_scalars, write_point};
 use fastmsm_msm::split::{Piece, SplitPlan, plan, run_share};
-use fastmsm_msm::{Bls12_377G1, Bls12_381G1, Bn254G1, EdBls12_377G, Scalar};
+use fastmsm_msm::{
+    AllAffineConfig, AllAffineStats, Bls12_377G1, Bls12_381G1, Bn254G1, EdBls12_377G, Scalar,
+    Window,
+};
 use serde::{Deserialize, Serialize};
 use std::sync::RwLock;
 use wasm_bindgen::prelude::*;
@@ -227,7 +229,7 @@ fn plan_of<G: FastLimbs + FormatCurve>(
     glv: bool,
 ) -> Result<SplitPlan, String> {
     let k = read_scalars::<G>(scalars)?;
-    plan::<G::Twin>(&k, None, glv && G::glv_expand(&[], &[]).is_some(), shares)
+    plan::<G::Twin>(&k, Window::Auto, glv && G::glv_expand(&[], &[]).is_some(), shares)
         .map_err(|e| e.to_string())
 }
 

@@ -16,7 +16,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use fastmsm_msm::format::{FormatCurve, read_points, read_scalars, result_line};
-use fastmsm_msm::{Bls12_377G1, Bls12_381G1, Bn254G1, EdBls12_377G, msm};
+use fastmsm_msm::{Bls12_377G1, Bls12_381G1, Bn254G1, CpuGroup, EdBls12_377G, MsmConfig, msm};
 
 const USAGE: &str = "\
 usage: msm --curve {bn254|bls12-377|bls12-381|ed-on-bls12-377} --points FILE --scalars FILE
@@ -112,7 +112,7 @@ fn read(path: &str, what: &str) -> Result<Vec<u8>, Failure> {
 }
 
 /// Reads, checks, computes; returns the lines to print.
-fn run<G: FormatCurve>(args: &Args) -> Result<Vec<String>, Failure> {
+fn run<G: FormatCurve + CpuGroup>(args: &Args) -> Result<Vec<String>, Failure> {
     let points = read_points::<G>(&read(&args.points, "points")?).map_err(Failure::Input)?;
     let scalars = read_scalars::<G>(&read(&args.scalars, "scalars")?).map_err(Failure::Input)?;
     if points.len() != scalars.len() {
@@ -132,7 +132,9 @@ fn run<G: FormatCurve>(args: &Args) -> Result<Vec<String>, Failure> {
     let line = if args.backend == "gpu" {
         gpu::msm::<G>(&points, &scalars, args.profile.as_deref())?
     } else {
-        let q: G = msm(&points, &scalars).map_err(|e| Failure::Input(e.to_string()))?;
+        let q: G = msm(&points, &scalars, &MsmConfig::default())
+            .map_err(|e| Failure::Input(e.to_string()))?
+            .sum;
         result_line(&q)
     };
     let ms = start.elapsed().as_secs_f64() * 1e3;

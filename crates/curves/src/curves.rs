@@ -23,6 +23,7 @@ impl SwCurve for Bn254 {
     const GENERATOR_X: Bn254Fq = Fp::from_hex("0x1");
     const GENERATOR_Y: Bn254Fq = Fp::from_hex("0x2");
     const SCALAR_MODULUS: Canonical = fields::bn254_fr::FIELD.modulus;
+    const COFACTOR: Canonical = parse_hex("0x1");
 }
 
 /// BLS12-377 G1: y² = x³ + 1 over the BLS12-377 base field.
@@ -39,6 +40,8 @@ impl SwCurve for Bls12_377 {
         "0x01914a69c5102eff1f674f5d30afeec4bd7fb348ca3e52d96d182ad44fb82305c2fe3d3634a9591afd82de55559c8ea6",
     );
     const SCALAR_MODULUS: Canonical = fields::bls12_377_fr::FIELD.modulus;
+    // (x − 1)²/3 for the curve parameter x; even: (−1, 0) is a point of order 2
+    const COFACTOR: Canonical = parse_hex("0x170b5d44300000000000000000000000");
 }
 
 /// BLS12-381 G1: y² = x³ + 4 over the BLS12-381 base field.
@@ -55,6 +58,8 @@ impl SwCurve for Bls12_381 {
         "0x08b3f481e3aaa0f1a09e30ed741d8ae4fcf5e095d5d00af600db18cb2c04b3edd03cc744a2888ae40caa232946c5e7e1",
     );
     const SCALAR_MODULUS: Canonical = fields::bls12_381_fr::FIELD.modulus;
+    // (x − 1)²/3 for the curve parameter x
+    const COFACTOR: Canonical = parse_hex("0x396c8c005555e1568c00aaab0000aaab");
 }
 
 /// Ed-on-BLS12-377, the ZPrize 2023 harness curve: −x² + y² = 1 + 3021·x²·y² over the BLS12-377
@@ -72,8 +77,6 @@ impl TeCurve for EdBls12_377 {
         Fp::from_hex("0x09a20df36571ac3cd906b256080ba8454453c177aaf3131bb50a67bf1a806781");
     const SCALAR_MODULUS: Canonical =
         parse_hex("0x04aad957a68b2955982d1347970dec005293a3afc43c8afeb95aee9ac33fd9ff");
+    const COFACTOR: Canonical = parse_hex("0x4");
 }
 // ANCHOR_END: curve_constants
-
-/// The cofactor of Ed-on-BLS12-377: #E = 4·r.
-pub const ED_BLS12_377_COFACTOR: u64 = 4;

@@ -16,7 +16,8 @@
 //! over each ([`twin`]: constants converted from the 64-bit ones at compile time). Every formula is
 //! one function with a doc comment naming its source on the Explicit-Formulas Database (EFD,
 //! <https://hyperelliptic.org/EFD/>) or in Hisil–Wong–Carter–Dawson 2008, and an mdBook anchor
-//! around it. [`Group`] is the interface the MSM code is written against. With the `ark` feature
+//! around it. [`Group`] is the interface the MSM code is written against, and [`horner`] the
+//! last step that the CPU and GPU MSMs share. With the `ark` feature
 //! (on by default), `ark` converts points and scalars to and from arkworks' types.
 #![deny(missing_docs)]
 
@@ -25,6 +26,7 @@ pub mod ark;
 pub mod backend;
 pub mod curves;
 pub mod field;
+mod horner;
 pub mod radix30;
 pub mod radix51;
 pub mod sw;
@@ -34,6 +36,7 @@ pub mod twin;
 pub use curves::{Bls12_377, Bls12_381, Bn254, EdBls12_377};
 pub use fastmsm_mont::words::Canonical;
 pub use field::{Backend, Fp, FpConfig, PrimeField, TwinField};
+pub use horner::horner;
 
 // ANCHOR: group_trait
 /// A curve group in one projective coordinate system, with its affine form.

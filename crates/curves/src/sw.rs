@@ -25,6 +25,9 @@ pub trait SwCurve: 'static + Copy + Clone + fmt::Debug + PartialEq + Eq + Send +
     const GENERATOR_Y: Self::Base;
     /// The order r of the generator (the scalar field's modulus), canonical words.
     const SCALAR_MODULUS: Canonical;
+    /// The cofactor h, #E(F_p) = h·r, canonical words: 1 where every curve point lies in the
+    /// group of order r, otherwise points of small order lie on the curve too.
+    const COFACTOR: Canonical;
 }
 
 // ANCHOR: sw_affine

@@ -26,6 +26,8 @@ pub trait TeCurve: 'static + Copy + Clone + fmt::Debug + PartialEq + Eq + Send +
     const GENERATOR_Y: Self::Base;
     /// The order r of the generator (the scalar field's modulus), canonical words.
     const SCALAR_MODULUS: Canonical;
+    /// The cofactor h, #E(F_p) = h·r, canonical words (4 for Ed-on-BLS12-377).
+    const COFACTOR: Canonical;
 }
 
 /// An affine point (x, y); the identity is (0, 1).

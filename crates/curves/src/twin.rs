@@ -49,6 +49,7 @@ macro_rules! twin_curve {
             const NAME: &'static str = <$curve as $curve_trait>::NAME;
             $(const $c: $field = <$field>::convert_const(&<$curve as $curve_trait>::$c);)+
             const SCALAR_MODULUS: $crate::Canonical = <$curve as $curve_trait>::SCALAR_MODULUS;
+            const COFACTOR: $crate::Canonical = <$curve as $curve_trait>::COFACTOR;
         }
         impl $twin_trait<$backend> for $curve {
             type Twin = $twin;

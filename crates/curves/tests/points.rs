@@ -1,11 +1,9 @@
 //! Every curve and coordinate system against arkworks: random points, P + P, P + (−P), the
 //! identity on either side, chains of mixed additions, doubling chains, scalar multiplication.
 
-mod common;
-
 use ark_ec::{AdditiveGroup, CurveGroup, PrimeGroup};
 use ark_ff::{PrimeField as ArkPrimeField, UniformRand, Zero};
-use common::{Oracle, Sw, Te, rng, words};
+use crate::common::{Oracle, Sw, Te, rng, words};
 use fastmsm_curves::Group;
 use rand::Rng;
 
@@ -209,27 +207,27 @@ macro_rules! suite {
             type O = $oracle;
             #[test]
             fn random_points() {
-                crate::random_points::<O>($seed);
+                crate::points::random_points::<O>($seed);
             }
             #[test]
             fn addition() {
-                crate::addition::<O>($seed + 1);
+                crate::points::addition::<O>($seed + 1);
             }
             #[test]
             fn exceptional_cases() {
-                crate::exceptional_cases::<O>($seed + 2);
+                crate::points::exceptional_cases::<O>($seed + 2);
             }
             #[test]
             fn mixed_chain() {
-                crate::mixed_chain::<O>($seed + 3);
+                crate::points::mixed_chain::<O>($seed + 3);
             }
             #[test]
             fn doubling_chain() {
-                crate::doubling_chain::<O>($seed + 4);
+                crate::points::doubling_chain::<O>($seed + 4);
             }
             #[test]
             fn scalar_mul() {
-                crate::scalar_mul::<O>($seed + 5);
+                crate::points::scalar_mul::<O>($seed + 5);
             }
         }
     };

@@ -2,9 +2,7 @@
 //! worst-case carries on moduli whose limbs are all ones, Emmart's split and its tie case,
 //! Barrett's correction counts, and the no-carry condition at work.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use fastmsm_mont::barrett::{self, BarrettParams};
 use fastmsm_mont::bos::{self, BosParams};
 use fastmsm_mont::emmart::{self, EmmartParams, HI_BIAS, LO_BIAS, PortableLanes, split_product};

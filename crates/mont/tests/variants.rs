@@ -1,9 +1,7 @@
 //! Every variant × every field against num-bigint and arkworks: the raw kernel (Montgomery
 //! product a·b·R⁻¹), the full product through the conversions, and the chained benchmark loop.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use fastmsm_mont::baseline::ark_chained_mul;
 use fastmsm_mont::{Field, MontError, Variant, applies, chained_mul, mul, radix_bits, raw_product};
 use num_bigint::BigUint;

@@ -10,6 +10,7 @@ use ark_ec::{CurveGroup, VariableBaseMSM};
 use ark_ff::UniformRand;
 use fastmsm_gpu::GpuContext;
 use fastmsm_gpu::msm::{BatchMsm, GpuCurve, GpuMsm, Points, RunOptions};
+use fastmsm_msm::MsmConfig;
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 
@@ -25,7 +26,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let scalars: Vec<Fr> = (0..n).map(|_| Fr::rand(&mut rng)).collect();
     let expected = G1Projective::msm(&bases, &scalars).expect("same lengths");
 
-    let cpu: G1Projective = fastmsm_msm::ark::msm(&bases, &scalars)?;
+    let cpu: G1Projective = fastmsm_msm::msm(&bases, &scalars, &MsmConfig::default())?.sum;
     assert_eq!(cpu, expected, "CPU MSM");
     println!("CPU MSM of {n} points matches arkworks");
 

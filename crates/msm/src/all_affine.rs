@@ -30,44 +30,16 @@
 
 use fastmsm_curves::field::PrimeField;
 
+use fastmsm_curves::horner;
+
 use crate::MsmGroup;
 use crate::batch_inv::batch_inverse_lazy;
+use crate::config::AllAffineConfig;
 use crate::digits::{decompose_all, num_windows};
 use crate::group::AffineAdd;
-use crate::pippenger::MsmError;
-use crate::reduce::horner;
-use crate::scalar::{Scalar, first_out_of_range};
-use crate::window::{WINDOW_RANGE, window_size_sampled};
+use crate::scalar::Scalar;
 
-/// Choices for [`msm_all_affine`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct AllAffineConfig {
-    /// Window width c in 2..=16, or `None` for [`window_size_sampled`]'s choice.
-    pub window: Option<u32>,
-    /// The most additions that share one inversion in the accumulation: large enough that the
-    /// inversion costs little per addition, small enough that the batch's denominators and prefix
-    /// products stay in cache.
-    pub accumulation_batch: usize,
-    /// About how many additions one reduction batch should hold: each window's buckets are cut
-    /// into ⌈`reduction_batch` / windows⌉ segments. `None`: [`segments`]' balance of inversions
-    /// against segment corrections.
-    pub reduction_batch: Option<usize>,
-    /// Split the scalars with the curve's GLV endomorphism first ([`crate::glv`]).
-    pub glv: bool,
-}
-
-impl Default for AllAffineConfig {
-    fn default() -> Self {
-        AllAffineConfig {
-            window: None,
-            accumulation_batch: 4096,
-            reduction_batch: None,
-            glv: false,
-        }
-    }
-}
-
-/// What [`msm_all_affine`] did.
+/// What the all-affine MSM did.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct AllAffineStats {
     /// Pairwise rounds of the accumulation, all windows together.
@@ -80,8 +52,17 @@ pub struct AllAffineStats {
     pub batched_additions: usize,
     /// Additions that needed no inversion (an identity operand, or P + (−P)).
     pub immediate: usize,
-    /// The window width used (0 for an empty MSM).
-    pub window: u32,
+}
+
+impl AllAffineStats {
+    /// Adds another share's counts to these.
+    pub fn merge(&mut self, o: &AllAffineStats) {
+        self.accumulation_rounds += o.accumulation_rounds;
+        self.reduction_rounds += o.reduction_rounds;
+        self.inversions += o.inversions;
+        self.batched_additions += o.batched_additions;
+        self.immediate += o.immediate;
+    }
 }
 
 /// Which of the two round buffers holds a bucket's current points.
@@ -473,45 +454,6 @@ pub(crate) fn reduce_all_affine<G: MsmGroup>(
 }
 // ANCHOR_END: affine_reduction
 
-/// `Σ scalars[i]·points[i]` with every bucket addition affine; the same result and errors as
-/// [`crate::msm_with`].
-pub fn msm_all_affine<G: MsmGroup>(
-    points: &[G::Affine],
-    scalars: &[Scalar],
-    cfg: &AllAffineConfig,
-    stats: &mut AllAffineStats,
-) -> Result<G, MsmError> {
-    if points.len() != scalars.len() {
-        return Err(MsmError::LengthMismatch {
-            points: points.len(),
-            scalars: scalars.len(),
-        });
-    }
-    let r = G::SCALAR_MODULUS;
-    if let Some(index) = first_out_of_range(scalars, &r) {
-        return Err(MsmError::ScalarOutOfRange { index });
-    }
-    if let Some(c) = cfg.window
-        && !WINDOW_RANGE.contains(&c)
-    {
-        return Err(MsmError::BadConfig(format!(
-            "window width {c} outside 2..=16"
-        )));
-    }
-    if cfg.glv {
-        let split =
-            G::glv_expand(points, scalars).ok_or(MsmError::NoEndomorphism { curve: G::NAME })?;
-        return Ok(all_affine(
-            &split.points,
-            &split.scalars,
-            &split.bound,
-            cfg,
-            stats,
-        ));
-    }
-    Ok(all_affine(points, scalars, &r, cfg, stats))
-}
-
 // ANCHOR: all_affine_segments
 /// Segments per window for the affine reduction of `windows` windows of m buckets. Each step of
 /// the reduction is two batches, each one inversion (about 1.5·bits products by Fermat), and there
@@ -525,22 +467,16 @@ pub fn segments(m: usize, windows: usize, bits: u32) -> usize {
 // ANCHOR_END: all_affine_segments
 
 // ANCHOR: all_affine_pipeline
-/// The pipeline on validated input, every scalar below `bound`.
-fn all_affine<G: MsmGroup>(
+/// The pipeline with window width `c` on validated, non-empty input, every scalar below `bound`.
+pub(crate) fn all_affine<G: MsmGroup>(
     points: &[G::Affine],
     scalars: &[Scalar],
     bound: &Scalar,
+    c: u32,
     cfg: &AllAffineConfig,
     stats: &mut AllAffineStats,
 ) -> G {
     let n = points.len();
-    if n == 0 {
-        return G::identity();
-    }
-    let c = cfg
-        .window
-        .unwrap_or_else(|| window_size_sampled(scalars, bound));
-    stats.window = c;
     let windows = num_windows(c, bound);
     let m = 1usize << (c - 1);
     let digits = decompose_all(scalars, c, windows);

@@ -6,7 +6,7 @@
 //! are the original ones, wrapped). Because the MSM code is generic over the field, running it on
 //! the counted curve counts the operations of the very code that runs uncounted elsewhere, not a
 //! model of it. [`count_ops`] resets the counters, runs a closure and returns what it counted;
-//! [`msm_counted`] does that for one MSM.
+//! [`crate::MsmConfig::count_ops`] does that for one MSM.
 
 use core::cell::Cell;
 use core::fmt;
@@ -20,9 +20,6 @@ use fastmsm_curves::{Canonical, Group};
 use fastmsm_mont::FieldParams;
 
 use crate::MsmGroup;
-use crate::batch_affine::BatchAffineStats;
-use crate::pippenger::{MsmConfig, MsmError, msm_with_stats};
-use crate::scalar::Scalar;
 
 /// Field operations counted by [`count_ops`].
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -173,6 +170,7 @@ impl<C: SwCurve> SwCurve for CountedSw<C> {
     const GENERATOR_X: Counted<C::Base> = Counted(C::GENERATOR_X);
     const GENERATOR_Y: Counted<C::Base> = Counted(C::GENERATOR_Y);
     const SCALAR_MODULUS: Canonical = C::SCALAR_MODULUS;
+    const COFACTOR: Canonical = C::COFACTOR;
 }
 
 impl<C: TeCurve> TeCurve for CountedTe<C> {
@@ -182,6 +180,7 @@ impl<C: TeCurve> TeCurve for CountedTe<C> {
     const GENERATOR_X: Counted<C::Base> = Counted(C::GENERATOR_X);
     const GENERATOR_Y: Counted<C::Base> = Counted(C::GENERATOR_Y);
     const SCALAR_MODULUS: Canonical = C::SCALAR_MODULUS;
+    const COFACTOR: Canonical = C::COFACTOR;
 }
 
 /// A group with a counted twin.
@@ -246,27 +245,15 @@ impl<C: TeCurve> CountableGroup for te::Extended<C> {
     }
 }
 
-/// [`msm_with_stats`] on the counted twin: the result (the same point) and the field operations
-/// it took, from the decomposition to the final Horner step.
-pub fn msm_counted<G: CountableGroup>(
+/// An MSM run on the counted twin: the sum and the field operations it took, from the
+/// decomposition to the final Horner step.
+pub(crate) fn count_via<G: CountableGroup>(
     points: &[G::Affine],
-    scalars: &[Scalar],
-    cfg: &MsmConfig,
-    stats: &mut BatchAffineStats,
-) -> (Result<G, MsmError>, OpCounts) {
+    run: impl FnOnce(&[<G::Counted as Group>::Affine]) -> G::Counted,
+) -> (G, OpCounts) {
     let wrapped: Vec<_> = points.iter().map(G::affine_to_counted).collect();
-    let (r, counts) = count_ops(|| msm_with_stats::<G::Counted>(&wrapped, scalars, cfg, stats));
-    (r.map(|q| G::from_counted(&q)), counts)
-}
-
-/// Any MSM driver run on the counted twin: the result and the field operations it took.
-pub fn count_via<G: CountableGroup>(
-    points: &[G::Affine],
-    run: impl FnOnce(&[<G::Counted as Group>::Affine]) -> Result<G::Counted, MsmError>,
-) -> (Result<G, MsmError>, OpCounts) {
-    let wrapped: Vec<_> = points.iter().map(G::affine_to_counted).collect();
-    let (r, counts) = count_ops(|| run(&wrapped));
-    (r.map(|q| G::from_counted(&q)), counts)
+    let (q, counts) = count_ops(|| run(&wrapped));
+    (G::from_counted(&q), counts)
 }
 
 #[cfg(test)]

@@ -9,7 +9,7 @@
 //! k ≡ k1 + k2·λ (mod r) with |k1|, |k2| ≈ √r, so k·P = k1·P + k2·φ(P): an MSM of n full-length
 //! scalars becomes one of 2n half-length scalars, with half the windows.
 //!
-//! Everything here is derived, nothing typed: β and λ by [`roots`], paired on the generator
+//! Everything here is derived, nothing typed: β and λ by `roots.rs`, paired on the generator
 //! (φ(G) = λG picks which of β, β² goes with λ), the short lattice basis and the rounding
 //! constants by `lattice`. [`glv_of`] derives them once per curve and keeps them.
 //!
@@ -21,8 +21,8 @@
 //! refuses the GLV option there ([`crate::MsmError::NoEndomorphism`]).
 
 mod lattice;
-pub mod roots;
-pub mod wide;
+mod roots;
+mod wide;
 
 use core::any::{Any, TypeId};
 use std::collections::HashMap;
@@ -31,7 +31,7 @@ use std::sync::{Mutex, OnceLock};
 use fastmsm_curves::Group;
 use fastmsm_curves::field::PrimeField;
 use fastmsm_curves::sw::{self, SwCurve};
-pub use lattice::{Decomposer, SignedScalar, Split, big_to_words, short_basis, words_to_big};
+pub use lattice::{Decomposer, SignedScalar, Split, big_to_words, words_to_big};
 
 use crate::scalar::Scalar;
 

@@ -10,10 +10,10 @@
 //! Joye, Lange, Peters, "Twisted Edwards Curves", AFRICACRYPT 2008, §6) are written out here
 //! because the curve crate only has projective ones.
 
-use fastmsm_curves::Group;
 use fastmsm_curves::field::PrimeField;
 use fastmsm_curves::sw::{self, SwCurve};
 use fastmsm_curves::te::{self, TeCurve};
+use fastmsm_curves::{Canonical, Group};
 
 use crate::glv::GlvInput;
 use crate::scalar::{self, Scalar};
@@ -36,11 +36,15 @@ pub trait MsmGroup: Group {
     const NAME: &'static str;
     /// The order r of the prime-order subgroup: scalars must be below it.
     const SCALAR_MODULUS: Scalar;
+    /// The curve's cofactor h, #E = h·r (1: every curve point has order dividing r).
+    const COFACTOR: Canonical;
 
     /// The affine identity.
     fn affine_identity() -> Self::Affine;
     /// Is `p` the identity?
     fn affine_is_identity(p: &Self::Affine) -> bool;
+    /// Does `p` satisfy the curve equation (the identity does)?
+    fn affine_is_on_curve(p: &Self::Affine) -> bool;
     /// `−p`.
     fn affine_neg(p: &Self::Affine) -> Self::Affine;
     /// First half of `p + q` in affine coordinates: either the answer, or the denominator to invert.
@@ -66,6 +70,11 @@ pub trait MsmGroup: Group {
     /// no such endomorphism: the default, and the answer for twisted Edwards curves.
     fn glv_expand(_points: &[Self::Affine], _scalars: &[Scalar]) -> Option<GlvInput<Self::Affine>> {
         None
+    }
+
+    /// Does the curve have the GLV endomorphism ([`MsmGroup::glv_expand`])?
+    fn has_glv() -> bool {
+        Self::glv_expand(&[], &[]).is_some()
     }
 }
 
@@ -150,12 +159,16 @@ macro_rules! sw_msm_group {
             type Base = C::Base;
             const NAME: &'static str = C::NAME;
             const SCALAR_MODULUS: Scalar = scalar::from_canonical(&C::SCALAR_MODULUS);
+            const COFACTOR: Canonical = C::COFACTOR;
 
             fn affine_identity() -> sw::Affine<C> {
                 sw::Affine::IDENTITY
             }
             fn affine_is_identity(p: &sw::Affine<C>) -> bool {
                 p.infinity
+            }
+            fn affine_is_on_curve(p: &sw::Affine<C>) -> bool {
+                p.is_on_curve()
             }
             fn affine_neg(p: &sw::Affine<C>) -> sw::Affine<C> {
                 p.neg()
@@ -225,12 +238,16 @@ impl<C: TeCurve> MsmGroup for te::Extended<C> {
     type Base = C::Base;
     const NAME: &'static str = C::NAME;
     const SCALAR_MODULUS: Scalar = scalar::from_canonical(&C::SCALAR_MODULUS);
+    const COFACTOR: Canonical = C::COFACTOR;
 
     fn affine_identity() -> te::Affine<C> {
         te::Affine::IDENTITY
     }
     fn affine_is_identity(p: &te::Affine<C>) -> bool {
         p.is_identity()
+    }
+    fn affine_is_on_curve(p: &te::Affine<C>) -> bool {
+        p.is_on_curve()
     }
     fn affine_neg(p: &te::Affine<C>) -> te::Affine<C> {
         p.neg()

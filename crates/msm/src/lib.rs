@@ -15,40 +15,51 @@
 //! | … or batch-affine | [`batch_affine`] | the same buckets in affine coordinates, many additions sharing one inversion ([`batch_inv`]) |
 //! | … or transposition + SMVP | [`cuzk`] | cuZK's CSR form of each window, then one sum per bucket row (the GPU stages' reference) |
 //! | bucket reduction | [`reduce`] | Σ j·B_j by running sums, serially or split into T independent segments (cuZK) |
-//! | window combination | [`reduce::horner`] | Σ 2^(c·w)·W_w by Horner's rule |
+//! | window combination | [`fastmsm_curves::horner`] | Σ 2^(c·w)·W_w by Horner's rule |
 //! | GLV (optional) | [`glv`] | k ≡ k1 + k2·λ (mod r): 2n points with half-length scalars, on the curves with the endomorphism |
 //!
-//! [`all_affine::msm_all_affine`] keeps every bucket addition affine (sorted accumulation in
-//! pairwise rounds, reduction batched across windows: Mitscha-Baude's ZPrize 2022 design).
-//! [`twin::via_twin`] runs any of them over a curve's twin in another field representation (the
-//! 30- and 51-bit limbs of [`radix30`] and [`radix51`], the fast ones in WebAssembly);
-//! [`count::msm_counted`] runs them over a field that counts its
-//! operations.
+//! **One front door.** [`msm`] takes the points and scalars (ours, or arkworks' with the `ark`
+//! feature, on by default: [`MsmPoint`]) and one [`MsmConfig`], checks the input once (lengths,
+//! scalars below r, points on the curve, and in the subgroup where asked: [`Points`]) and runs
+//! what the config names:
 //!
-//! [`msm`] runs them with defaults; [`msm_with`] takes an [`MsmConfig`] that picks the window, the
-//! accumulation path and the reduction. The group types are [`MsmGroup`]: XYZZ ([`Bn254G1`],
-//! [`Bls12_377G1`], [`Bls12_381G1`]), Jacobian for the same curves, and extended twisted Edwards
-//! ([`EdBls12_377G`]). Everything is portable (it runs in WebAssembly). [`split`] cuts the
-//! all-affine MSM into shares of equal work for threads or workers; with the `rayon` feature
-//! `split::msm_parallel` runs them on rayon's pool (native threads, or Web Workers over shared
-//! memory through wasm-bindgen-rayon). [`format`](mod@format) reads and writes the interchange layout of the
-//! `msm` tool and the npm package. With the `ark` feature (on by default), [`ark::msm`] takes and
-//! returns arkworks types.
+//! - the algorithm ([`Algorithm`]): Pippenger with projective, batch-affine or cuZK-shaped CSR
+//!   accumulation ([`Accumulation`]) and a plain or split reduction ([`Reduction`]); or every
+//!   bucket addition affine ([`all_affine`]: sorted accumulation in pairwise rounds, reduction
+//!   batched across windows, Mitscha-Baude's ZPrize 2022 design), the default;
+//! - the window ([`Window`]), and GLV;
+//! - the field representation ([`Limbs`]): the 64-bit words, or the curve's twin over 30- or
+//!   51-bit limbs ([`twin`], the fast ones in WebAssembly);
+//! - the threads ([`Threads`]): this one, rayon's pool (feature `rayon`: native threads, or Web
+//!   Workers over shared memory through wasm-bindgen-rayon), or shares run in turn ([`split`]);
+//! - operation counts ([`count`]: the same code over a field that counts).
+//!
+//! [`MsmOutput`] carries the sum and what the run did. The whole MSM is **variable-time** in the
+//! scalars; [`Window::FromSize`] removes the scalar values from the window choice (the book's
+//! security chapter says what remains). [`check_points`] runs the point checks alone, for points
+//! loaded once. Web workers that each hold a span of the points use [`split::plan`] and
+//! [`split::run_share`]. The group types are [`MsmGroup`]: XYZZ ([`Bn254G1`], [`Bls12_377G1`],
+//! [`Bls12_381G1`]), Jacobian for the same curves, and extended twisted Edwards
+//! ([`EdBls12_377G`]). Everything is portable (it runs in WebAssembly).
+//! [`format`](mod@format) reads and writes the interchange layout of the `msm` tool and the npm
+//! package.
 #![deny(missing_docs)]
 
 pub mod all_affine;
-#[cfg(feature = "ark")]
-pub mod ark;
 pub mod batch_affine;
 pub mod batch_inv;
 pub mod bucket;
+mod check;
+mod config;
 pub mod count;
 pub mod cuzk;
 pub mod digits;
+mod door;
 pub mod format;
 pub mod glv;
 pub mod group;
-pub mod pippenger;
+mod input;
+mod pippenger;
 pub mod radix30;
 pub mod radix51;
 pub mod reduce;
@@ -57,9 +68,15 @@ pub mod split;
 pub mod twin;
 pub mod window;
 
+pub use all_affine::AllAffineStats;
 pub use batch_affine::{BatchAffineConfig, BatchAffineStats};
+pub use config::{
+    Accumulation, Algorithm, AllAffineConfig, Limbs, MsmConfig, MsmError, MsmOutput, MsmStats,
+    Points, Reduction, Threads, Window,
+};
+pub use door::{check_points, msm};
 pub use group::{AffineAdd, MsmGroup};
-pub use pippenger::{Accumulation, MsmConfig, MsmError, Reduction, msm, msm_with, msm_with_stats};
+pub use input::{CpuGroup, MsmPoint};
 pub use scalar::Scalar;
 
 use fastmsm_curves::{sw, te};

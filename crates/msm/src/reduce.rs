@@ -1,4 +1,5 @@
-//! Bucket reduction (Σ j·B_j per window) and the Horner combination of windows.
+//! Bucket reduction: Σ j·B_j per window. (The windows then combine by Horner's rule,
+//! [`fastmsm_curves::horner`].)
 //!
 //! **Running sums.** Walking the buckets from the top, keep R = B_m + … + B_j and add R into a total
 //! S at every step: B_j ends up in S exactly j times, so S = Σ_{j=1}^{m} j·B_j after 2m additions
@@ -68,18 +69,3 @@ pub fn running_sum_split<G: MsmGroup>(buckets: &[G], segments: usize) -> G {
     partial.iter().fold(G::identity(), |acc, p| acc.add(p))
 }
 // ANCHOR_END: parallel_split
-
-// ANCHOR: horner
-/// Σ_w 2^(c·w)·`windows[w]` by Horner's rule: from the top window down, c doublings then one
-/// addition per window.
-pub fn horner<G: MsmGroup>(windows: &[G], c: u32) -> G {
-    let mut acc = G::identity();
-    for w in windows.iter().rev() {
-        for _ in 0..c {
-            acc = acc.double();
-        }
-        acc = acc.add(w);
-    }
-    acc
-}
-// ANCHOR_END: horner

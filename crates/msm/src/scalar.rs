@@ -2,7 +2,8 @@
 //!
 //! The MSM treats a scalar as the integer it is, never reduced: the digits of [`crate::digits`]
 //! add up to exactly `k`, so `Σ kᵢ·Pᵢ` is the same integer combination arkworks computes, for any
-//! points. Scalars at or above r are rejected by [`first_out_of_range`] before anything runs.
+//! points. Scalars at or above r are rejected ([`crate::MsmError::ScalarOutOfRange`]) before anything
+//! runs.
 
 use fastmsm_curves::Canonical;
 
@@ -56,7 +57,7 @@ pub const fn bit_len(a: &Scalar) -> u32 {
 }
 
 /// The index of the first scalar that is not below `r`, if any.
-pub fn first_out_of_range(scalars: &[Scalar], r: &Scalar) -> Option<usize> {
+pub(crate) fn first_out_of_range(scalars: &[Scalar], r: &Scalar) -> Option<usize> {
     scalars.iter().position(|k| !less_than(k, r))
 }
 

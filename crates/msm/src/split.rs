@@ -14,21 +14,24 @@
 //! share all windows of n/T points — would reduce T·W bucket sets, or pick a smaller c for the
 //! smaller input; cutting by whole windows leaves threads idle when T does not divide W.
 //!
-//! [`plan`] picks the window width from all the scalars, exactly as [`crate::all_affine`] does,
-//! so every share uses the same c; [`run_share`] computes one share from the points it reads;
-//! [`msm_split`] runs every share in turn and `msm_parallel` (feature `rayon`) at once.
+//! [`plan`] picks the window width from all the scalars, exactly as the single-threaded MSM does,
+//! so every share uses the same c; [`run_share`] computes one share from the points it reads.
+//! Those two are the protocol of web workers that each hold a span of the points (the wasm
+//! package's pool); [`crate::msm`] runs the shares itself with [`crate::Threads::Shares`] (in
+//! turn) and [`crate::Threads::Pool`] (on rayon's pool, feature `rayon`).
 
 use core::ops::Range;
 
 use fastmsm_curves::field::PrimeField;
 
-use crate::MsmGroup;
-use crate::all_affine::{AllAffineConfig, AllAffineStats, Scratch, accumulate_sorted, reduce_all_affine, segments};
+use fastmsm_curves::horner;
+
+use crate::all_affine::{AllAffineStats, Scratch, accumulate_sorted, reduce_all_affine, segments};
+use crate::config::{AllAffineConfig, MsmError, MsmStats, Window};
 use crate::digits::{decompose_all, num_windows};
-use crate::pippenger::MsmError;
-use crate::reduce::horner;
-use crate::scalar::{Scalar, first_out_of_range};
-use crate::window::{WINDOW_RANGE, WINDOW_SAMPLE, window_size_sampled_from};
+use crate::scalar::Scalar;
+use crate::window::{WINDOW_SAMPLE, window_size, window_size_sampled_from};
+use crate::{MsmGroup, check};
 
 /// One cell range of the grid: window `window` of points `start..end`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -104,58 +107,77 @@ fn scalar_bound<G: MsmGroup>(glv: bool) -> Result<Scalar, MsmError> {
         .ok_or(MsmError::NoEndomorphism { curve: G::NAME })
 }
 
-/// Checks `scalars` against r; the error names the index in the whole input.
-fn check_scalars<G: MsmGroup>(scalars: &[Scalar], offset: usize) -> Result<(), MsmError> {
-    match first_out_of_range(scalars, &G::SCALAR_MODULUS) {
-        Some(i) => Err(MsmError::ScalarOutOfRange { index: offset + i }),
-        None => Ok(()),
-    }
-}
-
-/// The plan for `scalars` in `shares` shares: c as [`crate::all_affine::msm_all_affine`] picks it
-/// for these scalars (or `window`), the same for every share. Errors as the single-threaded MSM's.
+/// The plan for `scalars` in `shares` shares: c as the single-threaded all-affine MSM picks it
+/// for these scalars under `window`, the same for every share. The scalars are checked against r
+/// (the error names the index); GLV on a curve without the endomorphism is refused.
 pub fn plan<G: MsmGroup>(
     scalars: &[Scalar],
-    window: Option<u32>,
+    window: Window,
     glv: bool,
     shares: usize,
 ) -> Result<SplitPlan, MsmError> {
-    check_scalars::<G>(scalars, 0)?;
-    if let Some(c) = window
-        && !WINDOW_RANGE.contains(&c)
-    {
-        return Err(MsmError::BadConfig(format!("window width {c} outside 2..=16")));
+    check::scalars::<G>(scalars, 0)?;
+    if let Window::Fixed(c) = window {
+        check::window(c)?;
     }
     let bound = scalar_bound::<G>(glv)?;
+    Ok(plan_checked::<G>(scalars, window, glv, &bound, shares))
+}
+
+/// [`plan`] on checked input.
+fn plan_checked<G: MsmGroup>(
+    scalars: &[Scalar],
+    window: Window,
+    glv: bool,
+    bound: &Scalar,
+    shares: usize,
+) -> SplitPlan {
     let n = scalars.len();
+    // the single-threaded MSM runs on the 2n split scalars with GLV
+    let split_n = if glv { 2 * n } else { n };
     let c = match window {
-        Some(c) => c,
-        None if glv => {
+        Window::Fixed(c) => c,
+        Window::FromSize => window_size(split_n, bound),
+        Window::Auto if glv => {
             // the single-threaded MSM samples every step-th of the 2n split scalars (all |k1|,
             // then all |k2|): split just those
             let step = (2 * n).div_ceil(WINDOW_SAMPLE).max(1);
             let one = [G::affine_identity()];
             let sample: Vec<Scalar> = (0..2 * n)
                 .step_by(step)
-                .map(|i| G::glv_expand(&one, &scalars[i % n..i % n + 1]).expect("checked").scalars[i / n])
+                .map(|i| {
+                    G::glv_expand(&one, &scalars[i % n..i % n + 1])
+                        .expect("checked")
+                        .scalars[i / n]
+                })
                 .collect();
-            window_size_sampled_from(2 * n, sample.iter(), &bound)
+            window_size_sampled_from(2 * n, sample.iter(), bound)
         }
-        None => window_size_sampled_from(n, scalars.iter().step_by(n.div_ceil(WINDOW_SAMPLE).max(1)), &bound),
+        Window::Auto => window_size_sampled_from(
+            n,
+            scalars.iter().step_by(n.div_ceil(WINDOW_SAMPLE).max(1)),
+            bound,
+        ),
     };
-    let windows = num_windows(c, &bound);
-    Ok(SplitPlan {
+    let windows = num_windows(c, bound);
+    SplitPlan {
         n,
         window_bits: c,
         windows: windows as u32,
         glv,
-        shares: if n == 0 { vec![Vec::new(); shares.max(1)] } else { cut(n, windows, shares) },
-    })
+        shares: if n == 0 {
+            vec![Vec::new(); shares.max(1)]
+        } else {
+            cut(n, windows, shares)
+        },
+    }
 }
 
 // ANCHOR: run_share
 /// One share of `plan`: Σ over its pieces of 2^(c·w)·(window w of those points). `points` and
 /// `scalars` are the input's items `offset..offset + len`, which must cover the share's span.
+/// The scalars are checked (an error names the index in the whole input); the points are not:
+/// a worker checks them once, when it loads them ([`crate::check_points`]).
 pub fn run_share<G: MsmGroup>(
     plan: &SplitPlan,
     share: usize,
@@ -165,13 +187,10 @@ pub fn run_share<G: MsmGroup>(
     cfg: &AllAffineConfig,
     stats: &mut AllAffineStats,
 ) -> Result<G, MsmError> {
-    if points.len() != scalars.len() {
-        return Err(MsmError::LengthMismatch { points: points.len(), scalars: scalars.len() });
-    }
-    let pieces = plan
-        .shares
-        .get(share)
-        .ok_or_else(|| MsmError::BadConfig(format!("share {share} of a plan of {}", plan.shares.len())))?;
+    check::lengths(points.len(), scalars.len())?;
+    let pieces = plan.shares.get(share).ok_or_else(|| {
+        MsmError::BadConfig(format!("share {share} of a plan of {}", plan.shares.len()))
+    })?;
     let span = plan.span(share);
     if !pieces.is_empty() && (span.start < offset || span.end > offset + points.len()) {
         return Err(MsmError::BadConfig(format!(
@@ -182,13 +201,25 @@ pub fn run_share<G: MsmGroup>(
             offset + points.len()
         )));
     }
-    check_scalars::<G>(scalars, offset)?;
+    check::scalars::<G>(scalars, offset)?;
     scalar_bound::<G>(plan.glv)?;
+    Ok(share_sum(plan, pieces, points, scalars, offset, cfg, stats))
+}
+
+/// One share's sum on checked input.
+fn share_sum<G: MsmGroup>(
+    plan: &SplitPlan,
+    pieces: &[Piece],
+    points: &[G::Affine],
+    scalars: &[Scalar],
+    offset: usize,
+    cfg: &AllAffineConfig,
+    stats: &mut AllAffineStats,
+) -> G {
     let (c, windows) = (plan.window_bits, plan.windows as usize);
     if pieces.is_empty() {
-        return Ok(G::identity());
+        return G::identity();
     }
-    stats.window = c;
     let m = 1usize << (c - 1);
     let mut scratch = Scratch::new();
     let mut sums = Vec::with_capacity(pieces.len() * m);
@@ -199,7 +230,7 @@ pub fn run_share<G: MsmGroup>(
         if table.as_ref().is_none_or(|t| t.0 != range) {
             let (p, k) = (&points[range.clone()], &scalars[range.clone()]);
             let (pts, digits) = if plan.glv {
-                let split = G::glv_expand(p, k).expect("scalar_bound checked the endomorphism");
+                let split = G::glv_expand(p, k).expect("the plan checked the endomorphism");
                 let digits = decompose_all(&split.scalars, c, windows);
                 (split.points, digits)
             } else {
@@ -237,52 +268,82 @@ pub fn run_share<G: MsmGroup>(
     for _ in 0..c as usize * low {
         q = q.double();
     }
-    Ok(q)
+    q
 }
 // ANCHOR_END: run_share
 
-/// The MSM by [`plan`] and [`run_share`] for every share in turn: the same result as
-/// [`crate::all_affine::msm_all_affine`], whatever `shares` is (what the tests hold the threaded
-/// runs to).
-pub fn msm_split<G: MsmGroup>(
-    points: &[G::Affine],
+/// The plan of a checked input for [`crate::msm`], its window in `stats`.
+fn door_plan<G: MsmGroup>(
     scalars: &[Scalar],
-    cfg: &AllAffineConfig,
+    window: Window,
+    glv: bool,
     shares: usize,
-) -> Result<G, MsmError> {
-    if points.len() != scalars.len() {
-        return Err(MsmError::LengthMismatch { points: points.len(), scalars: scalars.len() });
-    }
-    let plan = plan::<G>(scalars, cfg.window, cfg.glv, shares)?;
-    let mut q = G::identity();
-    for t in 0..plan.shares.len() {
-        let mut stats = AllAffineStats::default();
-        q = q.add(&run_share::<G>(&plan, t, points, scalars, 0, cfg, &mut stats)?);
-    }
-    Ok(q)
+    stats: &mut MsmStats,
+) -> SplitPlan {
+    let bound = scalar_bound::<G>(glv).expect("check::config saw the endomorphism");
+    let plan = plan_checked::<G>(scalars, window, glv, &bound, shares);
+    stats.window = plan.window_bits;
+    plan
 }
 
-/// [`msm_split`] with the shares run at once on rayon's thread pool (in WebAssembly, a pool of
-/// Web Workers over shared memory: wasm-bindgen-rayon).
-#[cfg(feature = "rayon")]
-pub fn msm_parallel<G: MsmGroup + Send + Sync>(
+/// Checked input by [`plan`] and every share in turn: the same sum as the single-threaded MSM,
+/// whatever `shares` is (what the tests hold the threaded runs to).
+pub(crate) fn in_turn<G: MsmGroup>(
     points: &[G::Affine],
     scalars: &[Scalar],
+    window: Window,
+    glv: bool,
+    cfg: &AllAffineConfig,
+    shares: usize,
+    stats: &mut MsmStats,
+) -> G {
+    let plan = door_plan::<G>(scalars, window, glv, shares, stats);
+    plan.shares.iter().fold(G::identity(), |q, pieces| {
+        q.add(&share_sum::<G>(
+            &plan,
+            pieces,
+            points,
+            scalars,
+            0,
+            cfg,
+            &mut stats.all_affine,
+        ))
+    })
+}
+
+/// [`in_turn`] with the shares run at once on rayon's thread pool (in WebAssembly, a pool of
+/// Web Workers over shared memory: wasm-bindgen-rayon).
+#[cfg(feature = "rayon")]
+pub(crate) fn parallel<G: MsmGroup>(
+    points: &[G::Affine],
+    scalars: &[Scalar],
+    window: Window,
+    glv: bool,
     cfg: &AllAffineConfig,
     threads: usize,
-) -> Result<G, MsmError>
-where
-    G::Affine: Send + Sync,
-{
+    stats: &mut MsmStats,
+) -> G {
     use rayon::prelude::*;
-    if points.len() != scalars.len() {
-        return Err(MsmError::LengthMismatch { points: points.len(), scalars: scalars.len() });
-    }
-    let plan = plan::<G>(scalars, cfg.window, cfg.glv, threads)?;
-    (0..plan.shares.len())
-        .into_par_iter()
-        .map(|t| run_share::<G>(&plan, t, points, scalars, 0, cfg, &mut AllAffineStats::default()))
-        .try_reduce(G::identity, |a, b| Ok(a.add(&b)))
+    let plan = door_plan::<G>(scalars, window, glv, threads, stats);
+    let (q, share_stats) = plan
+        .shares
+        .par_iter()
+        .map(|pieces| {
+            let mut st = AllAffineStats::default();
+            (
+                share_sum::<G>(&plan, pieces, points, scalars, 0, cfg, &mut st),
+                st,
+            )
+        })
+        .reduce(
+            || (G::identity(), AllAffineStats::default()),
+            |(a, mut sa), (b, sb)| {
+                sa.merge(&sb);
+                (a.add(&b), sa)
+            },
+        );
+    stats.all_affine.merge(&share_stats);
+    q
 }
 
 #[cfg(test)]
@@ -291,20 +352,36 @@ mod tests {
 
     #[test]
     fn cut_covers_the_grid_once_in_nearly_equal_shares() {
-        for (n, w, t) in [(10, 3, 4), (7, 20, 8), (1000, 10, 8), (3, 2, 16), (1, 1, 1), (64, 13, 7)] {
+        for (n, w, t) in [
+            (10, 3, 4),
+            (7, 20, 8),
+            (1000, 10, 8),
+            (3, 2, 16),
+            (1, 1, 1),
+            (64, 13, 7),
+        ] {
             let shares = cut(n, w, t);
             assert_eq!(shares.len(), t);
             let mut seen = vec![0u32; n * w];
             for pieces in &shares {
                 for p in pieces {
-                    assert!(p.start < p.end && p.end <= n && (p.window as usize) < w, "{p:?}");
+                    assert!(
+                        p.start < p.end && p.end <= n && (p.window as usize) < w,
+                        "{p:?}"
+                    );
                     for i in p.start..p.end {
                         seen[p.window as usize * n + i] += 1;
                     }
                 }
             }
-            assert!(seen.iter().all(|&s| s == 1), "n={n} w={w} t={t}: every cell exactly once");
-            let sizes: Vec<usize> = shares.iter().map(|s| s.iter().map(|p| p.end - p.start).sum()).collect();
+            assert!(
+                seen.iter().all(|&s| s == 1),
+                "n={n} w={w} t={t}: every cell exactly once"
+            );
+            let sizes: Vec<usize> = shares
+                .iter()
+                .map(|s| s.iter().map(|p| p.end - p.start).sum())
+                .collect();
             let (lo, hi) = (sizes.iter().min().unwrap(), sizes.iter().max().unwrap());
             assert!(hi - lo <= 1, "n={n} w={w} t={t}: sizes {sizes:?}");
         }

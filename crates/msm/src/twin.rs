@@ -1,8 +1,8 @@
 //! The MSM over a curve's twin in another field representation (`fastmsm_curves::twin`).
 //!
-//! The algorithm is unchanged; only the field's backend differs. [`via_twin`] converts the
-//! points into the twin curve (one field product per coordinate), runs any MSM driver there, and
-//! converts the one result back; [`msm_twin`] does that for [`msm_with_stats`]. In WebAssembly,
+//! The algorithm is unchanged; only the field's backend differs. `via_twin` converts the
+//! points into the twin curve (one field product per coordinate), runs the MSM there, and
+//! converts the one result back ([`crate::Limbs`] picks the twin). In WebAssembly,
 //! where 64-bit limb products are expensive, the 30-bit ([`Radix30`]) and 51-bit ([`Radix51`])
 //! twins are the fast paths; natively the 64-bit representation ([`Mont64`], where the twin is
 //! the group itself) is faster.
@@ -16,9 +16,6 @@ use fastmsm_curves::twin::{SwTwin, TeTwin};
 use fastmsm_curves::{Group, sw, te};
 
 use crate::MsmGroup;
-use crate::batch_affine::BatchAffineStats;
-use crate::pippenger::{MsmConfig, MsmError, msm_with_stats};
-use crate::scalar::Scalar;
 
 /// A group with a twin in the backend `B`, and the conversions the MSM needs.
 pub trait TwinGroup<B: Backend>: MsmGroup {
@@ -88,33 +85,14 @@ impl<B: Backend, C: TeTwin<B>> TwinGroup<B> for te::Extended<C> {
     }
 }
 
-/// The points converted to the twin curve, once, for repeated MSMs over the same bases.
-pub fn twin_points<B: Backend, G: TwinGroup<B>>(
-    points: &[G::Affine],
-) -> Vec<<G::Mapped as Group>::Affine> {
-    points.iter().map(G::affine_to_twin).collect()
-}
-
 // ANCHOR: via_twin
-/// Runs an MSM of the twin group in the backend `B` on the converted points (any driver: e.g.
-/// [`crate::all_affine::msm_all_affine`] or [`crate::msm_with_stats`]) and converts its result
-/// back. Same result, same errors, as the driver on the original group.
-pub fn via_twin<B: Backend, G: TwinGroup<B>>(
+/// Runs an MSM of the twin group in the backend `B` on the converted points and converts its
+/// result back: the same sum as on the original group.
+pub(crate) fn via_twin<B: Backend, G: TwinGroup<B>>(
     points: &[G::Affine],
-    run: impl FnOnce(&[<G::Mapped as Group>::Affine]) -> Result<G::Mapped, MsmError>,
-) -> Result<G, MsmError> {
-    let twin = twin_points::<B, G>(points);
-    run(&twin).map(|q| G::from_twin(&q))
+    run: impl FnOnce(&[<G::Mapped as Group>::Affine]) -> G::Mapped,
+) -> G {
+    let twin: Vec<_> = points.iter().map(G::affine_to_twin).collect();
+    G::from_twin(&run(&twin))
 }
 // ANCHOR_END: via_twin
-
-/// [`msm_with_stats`] computed over the twin in `B`. Same result, same errors, as
-/// [`msm_with_stats`].
-pub fn msm_twin<B: Backend, G: TwinGroup<B>>(
-    points: &[G::Affine],
-    scalars: &[Scalar],
-    cfg: &MsmConfig,
-    stats: &mut BatchAffineStats,
-) -> Result<G, MsmError> {
-    via_twin::<B, G>(points, |twin| msm_with_stats(twin, scalars, cfg, stats))
-}

@@ -13,6 +13,7 @@
 //! width in 2..=16 that minimises cost(c)**, the smaller one on a tie. For 253-bit scalars it
 //! gives c = 13 at n = 2^16 and c = 15 at n = 2^18, close to the ln n + 2 of arkworks' heuristic.
 
+use crate::config::Window;
 use crate::digits::{decompose_into, num_windows};
 use crate::scalar::Scalar;
 
@@ -91,6 +92,17 @@ pub fn window_size_sampled_from<'a>(
     }
 }
 // ANCHOR_END: window_size_sampled
+
+/// The width `rule` gives for these scalars (all below `bound`, after any GLV split): `Fixed`
+/// as it is, `FromSize` from their number only, `Auto` from a sample of them where the algorithm
+/// is `sampled` (all-affine), else from their number.
+pub(crate) fn choose(rule: Window, sampled: bool, scalars: &[Scalar], bound: &Scalar) -> u32 {
+    match rule {
+        Window::Fixed(c) => c,
+        Window::Auto if sampled => window_size_sampled(scalars, bound),
+        Window::Auto | Window::FromSize => window_size(scalars.len(), bound),
+    }
+}
 
 #[cfg(test)]
 mod tests {

@@ -4,12 +4,13 @@
 //! word for word. To refresh the chapters after a change:
 //! `FASTMSM_BLESS=1 cargo test -p fastmsm-msm --test book_tables`.
 
+use fastmsm_curves::horner;
 use fastmsm_curves::sw::SwCurve;
 use fastmsm_curves::{Bls12_377, Bls12_381, Bn254, Group};
 use fastmsm_msm::cuzk::{bucket_counts, decode_entry, smvp, transpose};
 use fastmsm_msm::digits::{num_windows, signed_digits};
 use fastmsm_msm::glv::{SignedScalar, glv_of, words_to_big};
-use fastmsm_msm::reduce::{horner, running_sum};
+use fastmsm_msm::reduce::running_sum;
 use fastmsm_msm::scalar::{Scalar, bit_len};
 use fastmsm_msm::window::{cost, window_size};
 use fastmsm_msm::{Bn254G1, MsmGroup};
@@ -117,7 +118,7 @@ fn glv_chapter_tables_are_generated_from_code() {
     check_section("glv.md", "glv-cost", &glv_cost());
 }
 
-/// The committed native timings of `examples/glv_bench.rs`, as a table (median ms).
+/// The committed native timings of `benches/glv.rs`, as a table (median ms).
 fn glv_timings() -> String {
     let path = format!("{RESULTS}glv-native.json");
     let text = std::fs::read_to_string(&path).expect("benches/results/glv-native.json");
@@ -134,7 +135,7 @@ fn glv_timings() -> String {
         "Device: {device}, one thread; milliseconds, median (minimum) of {} runs taken round-robin over the columns; every cell verified against arkworks.\n\n| curve | n | arkworks | projective | projective + GLV | batch-affine | batch-affine + GLV |\n|---|---|---|---|---|---|---|\n",
         field(&text[text.find("\"results\"").unwrap()..], "samples")
     );
-    // one object per line after "results", as examples/glv_bench.rs writes them
+    // one object per line after "results", as benches/glv.rs writes them
     let results = &text[text.find("\"results\"").unwrap()..];
     let rows: Vec<&str> = results.split("{\"name\": ").skip(1).collect();
     let mut keys: Vec<(String, String)> = Vec::new();

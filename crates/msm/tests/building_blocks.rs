@@ -1,13 +1,14 @@
 //! Bucket accumulation (both paths), running-sum reduction, its parallel split and Horner, each
 //! against a naive computation with double-and-add, on every curve.
 
-mod common;
-
-use common::{Bls377O, Bls381O, Bn254Jac, Bn254O, EdO, Oracle, OurAffine, random_points, rng};
+use crate::common::{
+    Bls377O, Bls381O, Bn254Jac, Bn254O, EdO, Oracle, OurAffine, random_points, rng,
+};
 use fastmsm_curves::Group;
+use fastmsm_curves::horner;
 use fastmsm_msm::batch_affine::accumulate_batch_affine;
 use fastmsm_msm::bucket::accumulate_window;
-use fastmsm_msm::reduce::{horner, running_sum, running_sum_split, segment_sums};
+use fastmsm_msm::reduce::{running_sum, running_sum_split, segment_sums};
 use fastmsm_msm::{BatchAffineConfig, BatchAffineStats, MsmGroup};
 use rand::Rng;
 

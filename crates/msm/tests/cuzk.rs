@@ -2,9 +2,7 @@
 //! order-free comparison the GPU checks use, the SMVP against the crate's bucket accumulation,
 //! and the whole MSM through CSR + SMVP against arkworks.
 
-mod common;
-
-use common::{
+use crate::common::{
     Bls377O, Bls381O, Bn254O, EdO, Oracle, OurAffine, adversarial_inputs, ark_msm, random_points,
     random_scalars, rng,
 };
@@ -14,7 +12,7 @@ use fastmsm_msm::cuzk::{
     CsrMismatch, CsrWindow, NEGATIVE, bucket_counts, decode_entry, smvp, transpose, transpose_all,
 };
 use fastmsm_msm::digits::{decompose_all, num_windows};
-use fastmsm_msm::{Accumulation, MsmConfig, MsmGroup, Reduction, msm_with};
+use fastmsm_msm::{Accumulation, Algorithm, CpuGroup, MsmConfig, MsmGroup, Reduction, Window, msm};
 use rand::Rng;
 use rand::seq::SliceRandom;
 
@@ -86,7 +84,7 @@ fn scalar_digits_round_trip<O: Oracle>(seed: u64) {
     let r = O::G::SCALAR_MODULUS;
     let n = 300;
     let mut scalars = random_scalars::<O>(n, seed);
-    scalars[0] = common::r_minus_one::<O>();
+    scalars[0] = crate::common::r_minus_one::<O>();
     scalars[1] = [0; 4];
     for c in [4u32, 9, 16] {
         let windows = num_windows(c, &r);
@@ -228,23 +226,28 @@ fn smvp_equals_bucket_accumulation() {
 }
 
 /// The whole MSM with CSR + SMVP accumulation against arkworks.
-fn csr_msm<O: Oracle>(seed: u64) {
+fn csr_msm<O: Oracle>(seed: u64)
+where
+    O::G: CpuGroup,
+{
     let base = random_points::<O>(1000, seed);
     for n in [0usize, 1, 2, 3, 100, 1000] {
         for (what, pts, scalars) in adversarial_inputs::<O>(n, &base, seed + n as u64) {
             let want = ark_msm::<O>(&pts, &scalars);
             let ours: Vec<_> = pts.iter().map(O::ours).collect();
             for (reduction, window) in [
-                (Reduction::RunningSum, None),
-                (Reduction::Split(4), Some(7)),
+                (Reduction::RunningSum, Window::Auto),
+                (Reduction::Split(4), Window::Fixed(7)),
             ] {
                 let cfg = MsmConfig {
-                    accumulation: Accumulation::Csr,
-                    reduction,
+                    algorithm: Algorithm::Pippenger {
+                        accumulation: Accumulation::Csr,
+                        reduction,
+                    },
                     window,
                     ..MsmConfig::default()
                 };
-                let got: O::G = msm_with(&ours, &scalars, &cfg).unwrap();
+                let got: O::G = msm(&ours, &scalars, &cfg).unwrap().sum;
                 assert_eq!(
                     got.to_affine(),
                     want,

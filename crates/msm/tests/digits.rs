@@ -1,9 +1,7 @@
 //! Signed-digit decomposition: digits in range, round trip to the scalar, and the final carry,
 //! for every curve's r and every window width 2..=16.
 
-mod common;
-
-use common::{Bls377O, Bls381O, Bn254O, EdO, Oracle, random_scalars, rng};
+use crate::common::{Bls377O, Bls381O, Bn254O, EdO, Oracle, random_scalars, rng};
 use fastmsm_msm::digits::{
     decompose_all, decompose_into, from_shifted, num_windows, signed_digits, to_shifted,
 };

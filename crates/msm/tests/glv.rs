@@ -2,19 +2,19 @@
 //! multiplication, the decomposition against exact big-integer arithmetic, and the GLV MSM against
 //! `ark_ec::VariableBaseMSM` on the three curves that have the endomorphism.
 
-mod common;
-
-use ark_ec::CurveGroup;
-use common::{
-    ArkScalar, Bls377O, Bls381O, Bn254Jac, Bn254O, EdO, Oracle, adversarial_inputs, ark_msm,
-    ark_scalar, r_minus_one, random_points, random_scalars, rng,
+use crate::common::{
+    ArkScalar, Bls377O, Bls381O, Bn254O, EdO, Oracle, adversarial_inputs, ark_msm, ark_scalar,
+    r_minus_one, random_points, random_scalars, rng,
 };
+use ark_ec::CurveGroup;
 use fastmsm_curves::field::PrimeField;
 use fastmsm_curves::sw::{self, SwCurve};
-use fastmsm_curves::{Bls12_377, Bls12_381, Bn254, Group};
+use fastmsm_curves::te;
+use fastmsm_curves::{Bls12_377, Bls12_381, Bn254, EdBls12_377, Group};
 use fastmsm_msm::glv::{Glv, Split, big_to_words, glv_of, words_to_big};
 use fastmsm_msm::{
-    Accumulation, BatchAffineConfig, EdBls12_377G, MsmConfig, MsmError, MsmGroup, Scalar, msm_with,
+    Accumulation, Algorithm, CpuGroup, EdBls12_377G, MsmConfig, MsmError, MsmGroup, Points,
+    Reduction, Scalar, Window, msm,
 };
 use num_bigint::{BigInt, BigUint};
 use rand::Rng;
@@ -273,8 +273,11 @@ fn decomposition_round_trip_and_bound() {
 }
 
 fn glv_configs() -> Vec<(&'static str, MsmConfig)> {
+    // every input here is a multiple of the generator: in the subgroup, as GLV needs
     let glv = MsmConfig {
         glv: true,
+        points: Points::InSubgroupUnchecked,
+        algorithm: Algorithm::pippenger(),
         ..MsmConfig::default()
     };
     vec![
@@ -282,15 +285,25 @@ fn glv_configs() -> Vec<(&'static str, MsmConfig)> {
         (
             "GLV, batch-affine",
             MsmConfig {
-                accumulation: Accumulation::BatchAffine(BatchAffineConfig::default()),
+                algorithm: Algorithm::batch_affine(),
                 ..glv
             },
         ),
         (
             "GLV, CSR + SMVP, c = 5",
             MsmConfig {
-                accumulation: Accumulation::Csr,
-                window: Some(5),
+                algorithm: Algorithm::Pippenger {
+                    accumulation: Accumulation::Csr,
+                    reduction: Reduction::RunningSum,
+                },
+                window: Window::Fixed(5),
+                ..glv
+            },
+        ),
+        (
+            "GLV, all-affine",
+            MsmConfig {
+                algorithm: MsmConfig::default().algorithm,
                 ..glv
             },
         ),
@@ -322,7 +335,7 @@ const SIZES: [usize; 6] = [0, 1, 2, 3, 100, 1000];
 
 fn glv_msm<O: Oracle, C: SwCurve>(seed: u64)
 where
-    O::G: MsmGroup<Affine = sw::Affine<C>>,
+    O::G: CpuGroup<Affine = sw::Affine<C>>,
 {
     let base = random_points::<O>(*SIZES.last().unwrap(), seed);
     for (k, &n) in SIZES.iter().enumerate() {
@@ -344,7 +357,7 @@ where
             let want = ark_msm::<O>(&pts, &scalars);
             let ours: Vec<_> = pts.iter().map(O::ours).collect();
             for (how, cfg) in glv_configs() {
-                let got: O::G = msm_with(&ours, &scalars, &cfg).unwrap();
+                let got: O::G = msm(&ours, &scalars, &cfg).unwrap().sum;
                 assert!(got.is_on_curve());
                 assert_eq!(got.to_affine(), want, "{}: n = {n}, {what}, {how}", C::NAME);
             }
@@ -365,19 +378,6 @@ fn glv_msm_bls12_377() {
 #[test]
 fn glv_msm_bls12_381() {
     glv_msm::<Bls381O, Bls12_381>(3000);
-}
-
-#[test]
-fn glv_msm_jacobian_buckets() {
-    let base = random_points::<Bn254Jac>(300, 4);
-    let scalars = random_scalars::<Bn254Jac>(300, 4);
-    let ours: Vec<_> = base.iter().map(Bn254Jac::ours).collect();
-    let cfg = MsmConfig {
-        glv: true,
-        ..MsmConfig::default()
-    };
-    let got: <Bn254Jac as Oracle>::G = msm_with(&ours, &scalars, &cfg).unwrap();
-    assert_eq!(got.to_affine(), ark_msm::<Bn254Jac>(&base, &scalars));
 }
 
 /// The expanded MSM has 2n points and scalars below the half-length bound, and the bound is
@@ -413,14 +413,17 @@ fn ed_on_bls12_377_refuses_glv() {
         curve: "ed-on-bls12-377",
     };
     assert_eq!(
-        msm_with::<EdBls12_377G>(&ours, &[[1, 0, 0, 0]; 3], &cfg),
-        Err(err.clone())
+        msm(&ours, &[[1, 0, 0, 0]; 3], &cfg).err(),
+        Some(err.clone())
     );
-    assert_eq!(msm_with::<EdBls12_377G>(&[], &[], &cfg), Err(err.clone()));
+    assert_eq!(
+        msm::<te::Affine<EdBls12_377>>(&[], &[], &cfg).err(),
+        Some(err.clone())
+    );
     assert!(err.to_string().contains("no GLV endomorphism"));
     assert!(EdBls12_377G::glv_expand(&ours, &[[1, 0, 0, 0]; 3]).is_none());
     // the plain path still works
-    assert!(msm_with::<EdBls12_377G>(&ours, &[[1, 0, 0, 0]; 3], &MsmConfig::default()).is_ok());
+    assert!(msm(&ours, &[[1, 0, 0, 0]; 3], &MsmConfig::default()).is_ok());
 }
 
 /// The point outside the subgroup shows the GLV precondition: T = (−1, 0) on BLS12-377's curve

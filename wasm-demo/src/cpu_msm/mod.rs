@@ -15,10 +15,7 @@ mod stats;
 mod variants;
 
 use ark_ec::{CurveGroup, VariableBaseMSM};
-use fastmsm_msm::count::count_via;
 use fastmsm_msm::format::{hex, write_points, write_scalars};
-use fastmsm_msm::radix30::via_radix30;
-use fastmsm_msm::radix51::via_radix51;
 use fastmsm_msm::{MsmGroup, Scalar};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
@@ -28,7 +25,7 @@ use crate::js::{self, curve_and_n_getters, err, to_js};
 use crate::seeded_input::{ArkInputs, draw_ark, input_size};
 use stats::Stats;
 pub use variants::variants;
-use variants::{Limbs, Opts, keep_stats, parse_variant, run_ours, window_used};
+use variants::{Limbs, Opts, parse_variant, run_ours, window_used};
 
 /// One seeded input in both libraries' types.
 struct Inputs<P: Pair> {
@@ -135,25 +132,14 @@ impl<P: Pair> Runner for Inputs<P> {
             ))
         })?;
         let o = self.options(o);
-        let mut stats = None;
-        let st = &mut stats;
-        let q: P::Ours = match limbs {
-            Limbs::W64 => keep_stats(st, run_ours(points, scalars, acc, &o)),
-            Limbs::R30 => {
-                via_radix30::<P::Ours>(points, |p| keep_stats(st, run_ours(p, scalars, acc, &o)))
-            }
-            Limbs::R51 => {
-                via_radix51::<P::Ours>(points, |p| keep_stats(st, run_ours(p, scalars, acc, &o)))
-            }
-        }
-        .map_err(err)?;
-        let (x, y) = xy_hex(P::ours_xy(&q));
+        let (out, stats) = run_ours::<P::Ours>(points, scalars, acc, limbs, false, &o).map_err(err)?;
+        let (x, y) = xy_hex(P::ours_xy(&out.sum));
         Ok(RunResult {
             variant: variant.into(),
             n,
             x,
             y,
-            window: Some(window_used::<P::Ours>(points, scalars, &o, stats.as_ref())),
+            window: Some(window_used::<P::Ours>(out.stats.window, &o)),
             glv: o.glv,
             stats,
         })
@@ -164,16 +150,14 @@ impl<P: Pair> Runner for Inputs<P> {
         let (acc, _) = parse_variant(variant)
             .ok_or_else(|| err(format_args!("cannot count variant {variant:?}")))?;
         let o = self.options(o);
-        let mut stats = None;
-        let (q, ops) = count_via::<P::Ours>(points, |p| {
-            keep_stats(&mut stats, run_ours(p, scalars, acc, &o))
-        });
-        let q = q.map_err(err)?;
-        let (x, y) = xy_hex(P::ours_xy(&q));
+        // counted over the 64-bit field: the counts are the algorithm's, whatever the limbs
+        let (out, stats) = run_ours::<P::Ours>(points, scalars, acc, Limbs::W64, true, &o).map_err(err)?;
+        let ops = out.stats.ops.expect("a counted run");
+        let (x, y) = xy_hex(P::ours_xy(&out.sum));
         Ok(CountResult {
             variant: variant.into(),
             n: points.len(),
-            window: window_used::<P::Ours>(points, scalars, &o, stats.as_ref()),
+            window: window_used::<P::Ours>(out.stats.window, &o),
             glv: o.glv,
             x,
             y,

@@ -1,11 +1,10 @@
 //! The cpu-msm widget's variants of our MSM: bucket accumulation × field representation, by
 //! name, and one run of each with the reader's options.
 
-use fastmsm_msm::all_affine::{AllAffineConfig, AllAffineStats, msm_all_affine};
 use fastmsm_msm::window::window_size;
 use fastmsm_msm::{
-    Accumulation, BatchAffineConfig, BatchAffineStats, MsmConfig, MsmError, MsmGroup, Scalar,
-    msm_with_stats,
+    Accumulation, Algorithm, AllAffineConfig, BatchAffineConfig, CpuGroup, MsmConfig, MsmError,
+    MsmGroup, MsmOutput, Points, Reduction, Scalar, Window, msm,
 };
 
 use super::stats::Stats;
@@ -101,84 +100,74 @@ impl Opts {
     }
 }
 
-/// Runs one of our MSMs on group G (ours, its 30- or 51-bit twin, or its counted twin), with the
-/// statistics of the batch-affine and all-affine accumulations.
-pub(crate) fn run_ours<G: MsmGroup>(
+/// Runs one of our MSMs through the front door, the accumulation, limbs and reader's options
+/// as its configuration (with the field operations counted if `count`), and the statistics of
+/// the batch-affine and all-affine accumulations.
+pub(crate) fn run_ours<G: CpuGroup>(
     points: &[G::Affine],
     scalars: &[Scalar],
     acc: Acc,
+    limbs: Limbs,
+    count: bool,
     o: &Opts,
-) -> Result<(G, Option<Stats>), MsmError> {
-    match acc {
-        Acc::Projective | Acc::BatchAffine => {
-            let accumulation = if acc == Acc::Projective {
-                Accumulation::Projective
-            } else {
-                let mut ba = BatchAffineConfig::default();
-                if let Some(b) = o.batch {
-                    // a bigger batch meets more busy buckets: let the deferred queue grow with it
-                    ba.batch_size = b;
-                    ba.max_deferred = ba.max_deferred.max(4 * b);
-                }
-                Accumulation::BatchAffine(ba)
-            };
-            let cfg = MsmConfig {
-                window: o.window,
-                accumulation,
-                glv: o.glv,
-                ..MsmConfig::default()
-            };
-            let mut stats = BatchAffineStats::default();
-            let q = msm_with_stats(points, scalars, &cfg, &mut stats)?;
-            Ok((q, (acc == Acc::BatchAffine).then(|| stats.into())))
+) -> Result<(MsmOutput<G>, Option<Stats>), MsmError> {
+    let algorithm = match acc {
+        Acc::Projective => Algorithm::pippenger(),
+        Acc::BatchAffine => {
+            let mut ba = BatchAffineConfig::default();
+            if let Some(b) = o.batch {
+                // a bigger batch meets more busy buckets: let the deferred queue grow with it
+                ba.batch_size = b;
+                ba.max_deferred = ba.max_deferred.max(4 * b);
+            }
+            Algorithm::Pippenger {
+                accumulation: Accumulation::BatchAffine(ba),
+                reduction: Reduction::RunningSum,
+            }
         }
         Acc::AllAffine => {
-            let mut cfg = AllAffineConfig {
-                window: o.window,
-                glv: o.glv,
-                ..AllAffineConfig::default()
-            };
+            let mut aa = AllAffineConfig::default();
             if let Some(b) = o.batch {
-                cfg.accumulation_batch = b;
+                aa.accumulation_batch = b;
             }
-            let mut stats = AllAffineStats::default();
-            let q = msm_all_affine(points, scalars, &cfg, &mut stats)?;
-            Ok((q, Some(stats.into())))
+            Algorithm::AllAffine(aa)
         }
+    };
+    let cfg = MsmConfig {
+        algorithm,
+        window: o.window.map_or(Window::Auto, Window::Fixed),
+        glv: o.glv,
+        limbs: match limbs {
+            Limbs::W64 => fastmsm_msm::Limbs::Mont64,
+            Limbs::R30 => fastmsm_msm::Limbs::Radix30,
+            Limbs::R51 => fastmsm_msm::Limbs::Radix51,
+        },
+        count_ops: count,
+        // the seeded points are multiples of the generator: in the subgroup, as GLV needs
+        points: Points::InSubgroupUnchecked,
+        ..MsmConfig::default()
+    };
+    let out = msm(points, scalars, &cfg)?;
+    let stats = match acc {
+        Acc::Projective => None,
+        Acc::BatchAffine => Some(out.stats.batch_affine.into()),
+        Acc::AllAffine => Some(out.stats.all_affine.into()),
+    };
+    Ok((out, stats))
+}
+
+/// The window width the run used: the one the MSM reported, else (no points) the one it was
+/// given, else the one an MSM of one point picks (with or without GLV).
+pub(crate) fn window_used<G: MsmGroup>(reported: u32, o: &Opts) -> u32 {
+    if reported > 0 {
+        return reported;
     }
-}
-
-/// The point of a [`run_ours`] result, its statistics moved into `stats` (so that a run through
-/// a twin, which returns only the point, keeps them).
-pub(crate) fn keep_stats<G>(
-    stats: &mut Option<Stats>,
-    r: Result<(G, Option<Stats>), MsmError>,
-) -> Result<G, MsmError> {
-    r.map(|(q, s)| {
-        *stats = s;
-        q
-    })
-}
-
-/// The window width the run used: the one the MSM reported, else the one it was given, else the
-/// one an MSM of this many points picks (with or without GLV).
-pub(crate) fn window_used<G: MsmGroup>(
-    points: &[G::Affine],
-    scalars: &[Scalar],
-    o: &Opts,
-    stats: Option<&Stats>,
-) -> u32 {
-    if let Some(c) = stats.and_then(|s| s.window).or(o.window) {
+    if let Some(c) = o.window {
         return c;
     }
-    let n = points.len().max(1);
-    match o
-        .glv
-        .then(|| G::glv_expand(&points[..1], &scalars[..1]))
-        .flatten()
-    {
-        Some(split) => window_size(2 * n, &split.bound),
-        None => window_size(n, &G::SCALAR_MODULUS),
+    match o.glv.then(|| G::glv_expand(&[], &[])).flatten() {
+        Some(split) => window_size(2, &split.bound),
+        None => window_size(1, &G::SCALAR_MODULUS),
     }
 }
 

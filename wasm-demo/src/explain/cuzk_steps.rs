@@ -5,9 +5,10 @@
 //! running sums and Horner's rule give the MSM, compared with arkworks' Σ kᵢ·Pᵢ.
 
 use ark_ec::{AffineRepr, CurveGroup};
+use fastmsm_curves::horner;
 use fastmsm_msm::cuzk::{self, decode_entry};
 use fastmsm_msm::digits::{decompose_all, num_windows};
-use fastmsm_msm::reduce::{horner, running_sum};
+use fastmsm_msm::reduce::running_sum;
 use fastmsm_msm::{MsmGroup, Scalar};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;

@@ -1,10 +1,11 @@
 //! The last step, on the CPU: Σ_j 2^(c·j)·W_j over the window sums the GPU returns, by the CPU
-//! MSM's own Horner step (`fastmsm_msm::reduce::horner`).
+//! MSM's own Horner step (`fastmsm_curves::horner`).
 
 use fastmsm_curves::sw::{self, SwCurve};
 use fastmsm_curves::te::{self, TeCurve};
-use fastmsm_curves::{Bls12_377, Bls12_381, Bn254, Canonical, EdBls12_377, Group, PrimeField};
-use fastmsm_msm::reduce::horner;
+use fastmsm_curves::{
+    Bls12_377, Bls12_381, Bn254, Canonical, EdBls12_377, Group, PrimeField, horner,
+};
 
 use super::curve::GpuCurve;
 use crate::GpuError;

@@ -107,9 +107,9 @@ pub fn r_minus_one<O: Oracle>() -> Scalar {
 /// A named input: (what, points, scalars).
 pub type Input<O> = (&'static str, Vec<ArkAffine<O>>, Vec<Scalar>);
 
-/// Named inputs of size n (n ≤ base.len()): uniform, and the adversarial cases of the MSM — zero
-/// scalars, r − 1, repeated points, P with −P, identity points, all-equal scalars, scalars that
-/// share most windows.
+/// Named inputs of size n (n ≤ base.len()): uniform, and the adversarial and structured cases of
+/// the MSM — zero scalars, mostly zeros, small scalars, r − 1 and its neighbours, repeated
+/// points, P with −P, identity points, all-equal scalars, scalars that share most windows.
 pub fn adversarial_inputs<O: Oracle>(n: usize, base: &[ArkAffine<O>], seed: u64) -> Vec<Input<O>> {
     let mut r = rng(seed);
     let pts = base[..n].to_vec();
@@ -171,6 +171,35 @@ pub fn adversarial_inputs<O: Oracle>(n: usize, base: &[ArkAffine<O>], seed: u64)
         })
         .collect();
     out.push(("scalars sharing most windows", pts.clone(), shared));
+    // Mostly zeros: one scalar in ten is nonzero (sparse witness vectors).
+    out.push((
+        "mostly zeros",
+        pts.clone(),
+        (0..n)
+            .map(|i| if i % 10 == 3 { uniform[i] } else { [0; 4] })
+            .collect(),
+    ));
+    // Small scalars (below 2^16: booleans, counters, range-checked values): every window but
+    // the lowest is zero.
+    out.push((
+        "small scalars",
+        pts.clone(),
+        (0..n)
+            .map(|_| [r.gen_range(0..0x10000u64), 0, 0, 0])
+            .collect(),
+    ));
+    // Values just below r: r − 1 − i.
+    out.push((
+        "values near r",
+        pts.clone(),
+        (0..n)
+            .map(|i| {
+                let mut k = rm1;
+                k[0] -= (i % 17) as u64; // r − 1 ends in a word far above 17 on every curve
+                k
+            })
+            .collect(),
+    ));
     // Repeated points with repeated scalars, and P, −P with r − 1 and 1.
     out.push((
         "few points, few scalars",
@@ -180,11 +209,47 @@ pub fn adversarial_inputs<O: Oracle>(n: usize, base: &[ArkAffine<O>], seed: u64)
     out
 }
 
+/// One named input with what every check needs: arkworks' points, ours, the scalars, and
+/// arkworks' sum as our affine point.
+pub struct Case<O: Oracle> {
+    pub what: &'static str,
+    pub ark: Vec<ArkAffine<O>>,
+    pub ours: Vec<OurAffine<O>>,
+    pub scalars: Vec<Scalar>,
+    pub want: OurAffine<O>,
+}
+
+/// [`adversarial_inputs`] as [`Case`]s.
+pub fn cases<O: Oracle>(n: usize, base: &[ArkAffine<O>], seed: u64) -> Vec<Case<O>> {
+    adversarial_inputs::<O>(n, base, seed)
+        .into_iter()
+        .map(|(what, ark, scalars)| Case {
+            what,
+            want: ark_msm::<O>(&ark, &scalars),
+            ours: ark.iter().map(O::ours).collect(),
+            ark,
+            scalars,
+        })
+        .collect()
+}
+
+/// `check(n, case)` for every size in `sizes` and every [`Case`] of that size, all drawn from one
+/// set of random points.
+pub fn for_each_case<O: Oracle>(sizes: &[usize], seed: u64, mut check: impl FnMut(usize, Case<O>)) {
+    let base = random_points::<O>(sizes.iter().copied().max().unwrap_or(0), seed);
+    for (k, &n) in sizes.iter().enumerate() {
+        for case in cases::<O>(n, &base, seed + k as u64) {
+            check(n, case);
+        }
+    }
+}
+
 /// The test template: for every curve (its [`Oracle`], a seed, whether it has the GLV
-/// endomorphism) and every field representation (`mont64`, `radix30`, `radix51`: the backend
-/// the MSM's twin group runs on), a test `curve::representation::name` that calls
-/// the crate's function of the same name, `name::<Backend, Oracle>(seed, glv)`. A failure names the curve, the representation and the
-/// check, e.g. `bls12_377::radix51::all_affine_matches_arkworks`.
+/// endomorphism) and every field representation (`mont64`, `radix30`, `radix51`: the
+/// [`fastmsm_msm::Limbs`] the MSM runs in), a test `curve::representation::name` that calls the
+/// function of the same name in the invoking module, `name::<Oracle>(limbs, seed, glv)`. A
+/// failure names the curve, the representation and the check, e.g.
+/// `door::bls12_377::radix51::door_matches_arkworks`.
 #[allow(unused_macros)]
 macro_rules! every_curve_and_representation {
     ($($name:ident),+ $(,)?) => {
@@ -195,17 +260,17 @@ macro_rules! every_curve_and_representation {
     };
     (@curve $curve:ident, $o:ty, $seed:expr, $glv:expr; $($name:ident),+) => {
         mod $curve {
-            every_curve_and_representation!(@repr mont64, fastmsm_curves::field::Mont64, $o, $seed, $glv; $($name),+);
-            every_curve_and_representation!(@repr radix30, fastmsm_curves::field::Radix30, $o, $seed + 10, $glv; $($name),+);
-            every_curve_and_representation!(@repr radix51, fastmsm_curves::field::Radix51, $o, $seed + 20, $glv; $($name),+);
+            every_curve_and_representation!(@repr mont64, Mont64, $o, $seed, $glv; $($name),+);
+            every_curve_and_representation!(@repr radix30, Radix30, $o, $seed + 10, $glv; $($name),+);
+            every_curve_and_representation!(@repr radix51, Radix51, $o, $seed + 20, $glv; $($name),+);
         }
     };
-    (@repr $repr:ident, $b:ty, $o:ty, $seed:expr, $glv:expr; $($name:ident),+) => {
+    (@repr $repr:ident, $limbs:ident, $o:ty, $seed:expr, $glv:expr; $($name:ident),+) => {
         pub mod $repr {
             $(
                 #[test]
                 fn $name() {
-                    crate::$name::<$b, $o>($seed, $glv);
+                    super::super::$name::<$o>(fastmsm_msm::Limbs::$limbs, $seed, $glv);
                 }
             )+
         }

@@ -1,0 +1,187 @@
+//! The workers' protocol (`fastmsm_msm::split::{plan, run_share}`) against
+//! `ark_ec::VariableBaseMSM::msm`: all four curves, 1 to 16 shares (more shares than cells too),
+//! the inputs of `common`, with GLV where the curve has it, each share run from its own slice
+//! of the points (as a worker holds them) over the 64-bit fields and the 30-bit twins; the plan's
+//! window is the one the door picks on one thread.
+
+use crate::common::{Bls377O, Bls381O, Bn254O, EdO, Oracle, for_each_case, random_points};
+use fastmsm_curves::Group;
+use fastmsm_msm::radix30::{Radix30, Radix30Group};
+use fastmsm_msm::split::{plan, run_share};
+use fastmsm_msm::twin::TwinGroup;
+use fastmsm_msm::{
+    AllAffineConfig, AllAffineStats, CpuGroup, MsmConfig, MsmError, MsmGroup, Points, Scalar,
+    Window, msm,
+};
+
+const SIZES: [usize; 4] = [0, 1, 5, 300];
+const SHARES: [usize; 5] = [1, 2, 3, 8, 16];
+
+/// Every share of `plan` from its own span of `points` (any group: ours or a twin), added up.
+fn by_spans<G: MsmGroup>(
+    p: &fastmsm_msm::split::SplitPlan,
+    points: &[G::Affine],
+    scalars: &[Scalar],
+) -> G {
+    let cfg = AllAffineConfig::default();
+    (0..p.shares.len()).fold(G::identity(), |q, t| {
+        let s = p.span(t);
+        let part: G = run_share(
+            p,
+            t,
+            &points[s.clone()],
+            &scalars[s.clone()],
+            s.start,
+            &cfg,
+            &mut AllAffineStats::default(),
+        )
+        .unwrap();
+        q.add(&part)
+    })
+}
+
+fn against_arkworks<O: Oracle>(seed: u64, glv: bool)
+where
+    O::G: CpuGroup,
+{
+    for_each_case::<O>(&SIZES, seed, |n, case| {
+        let (what, ours, scalars, want) = (case.what, case.ours, case.scalars, case.want);
+        let twin: Vec<_> = ours
+            .iter()
+            .map(<O::G as TwinGroup<Radix30>>::affine_to_twin)
+            .collect();
+        for glv in [false, glv] {
+            for window in [Window::Auto, Window::FromSize] {
+                // the door on one thread: its window is the plan's
+                let one = msm(
+                    &ours,
+                    &scalars,
+                    &MsmConfig {
+                        glv,
+                        window,
+                        points: Points::InSubgroupUnchecked,
+                        ..MsmConfig::default()
+                    },
+                )
+                .unwrap();
+                for t in SHARES {
+                    let ctx = format!(
+                        "{}: n = {n}, {what}, GLV {glv}, {window:?}, {t} shares",
+                        O::G::NAME
+                    );
+                    let p = plan::<O::G>(&scalars, window, glv, t).unwrap();
+                    assert_eq!(p.shares.len(), t, "{ctx}");
+                    if n > 0 {
+                        assert_eq!(p.window_bits, one.stats.window, "{ctx}: the door's window");
+                    }
+                    let got: O::G = by_spans(&p, &ours, &scalars);
+                    assert_eq!(got.to_affine(), want, "{ctx}");
+                    if t == 3 && n >= 5 {
+                        let got: <O::G as Radix30Group>::Twin = by_spans(&p, &twin, &scalars);
+                        let got = <O::G as TwinGroup<Radix30>>::from_twin(&got);
+                        assert_eq!(got.to_affine(), want, "{ctx}, 30-bit limbs");
+                    }
+                }
+            }
+        }
+    });
+}
+
+#[test]
+fn bn254_shares_match_arkworks() {
+    against_arkworks::<Bn254O>(900, true);
+}
+
+#[test]
+fn bls12_377_shares_match_arkworks() {
+    against_arkworks::<Bls377O>(901, true);
+}
+
+#[test]
+fn bls12_381_shares_match_arkworks() {
+    against_arkworks::<Bls381O>(902, true);
+}
+
+#[test]
+fn ed_on_bls12_377_shares_match_arkworks() {
+    against_arkworks::<EdO>(903, false);
+}
+
+#[test]
+fn bad_input_gets_the_door_errors() {
+    type G = <Bn254O as Oracle>::G;
+    let base = random_points::<Bn254O>(3, 1);
+    let ours: Vec<_> = base.iter().map(Bn254O::ours).collect();
+    let r = G::SCALAR_MODULUS;
+    let cfg = AllAffineConfig::default();
+    assert_eq!(
+        plan::<G>(&[[1, 0, 0, 0], r, [0; 4]], Window::Auto, false, 4),
+        Err(MsmError::ScalarOutOfRange { index: 1 })
+    );
+    assert!(matches!(
+        plan::<G>(&[[1, 0, 0, 0]], Window::Fixed(17), false, 4),
+        Err(MsmError::BadConfig(_))
+    ));
+    type E = <EdO as Oracle>::G;
+    assert!(matches!(
+        plan::<E>(&[[1, 0, 0, 0]], Window::Auto, true, 2),
+        Err(MsmError::NoEndomorphism { .. })
+    ));
+    // a share given the wrong slice, mismatched lengths, and a scalar out of range reported at
+    // its place in the input
+    let p = plan::<G>(&[[1, 0, 0, 0]; 3], Window::Auto, false, 2).unwrap();
+    assert!(matches!(
+        run_share::<G>(
+            &p,
+            1,
+            &ours[..1],
+            &[[1, 0, 0, 0]],
+            0,
+            &cfg,
+            &mut AllAffineStats::default()
+        ),
+        Err(MsmError::BadConfig(_))
+    ));
+    assert!(matches!(
+        run_share::<G>(
+            &p,
+            5,
+            &ours,
+            &[[1, 0, 0, 0]; 3],
+            0,
+            &cfg,
+            &mut AllAffineStats::default()
+        ),
+        Err(MsmError::BadConfig(_))
+    ));
+    assert_eq!(
+        run_share::<G>(
+            &p,
+            0,
+            &ours,
+            &[[1, 0, 0, 0]; 2],
+            0,
+            &cfg,
+            &mut AllAffineStats::default()
+        ),
+        Err(MsmError::LengthMismatch {
+            points: 3,
+            scalars: 2
+        })
+    );
+    let span = p.span(1);
+    let mut bad = vec![[1u64, 0, 0, 0]; span.len()];
+    bad[0] = r;
+    assert_eq!(
+        run_share::<G>(
+            &p,
+            1,
+            &ours[span.clone()],
+            &bad,
+            span.start,
+            &cfg,
+            &mut AllAffineStats::default()
+        ),
+        Err(MsmError::ScalarOutOfRange { index: span.start })
+    );
+}
