@@ -1,5 +1,5 @@
 # Fast MSM build entry point. The README's two commands are `make serve` and `make test`.
-.PHONY: setup setup-test wasm wasm-relaxed wasm-wide wasm-wide-msm wasm-threads book serve test test-rust typecheck test-e2e bench-mont-wasm bench-msm-wasm clean gpu-bench-bin
+.PHONY: setup setup-test wasm wasm-relaxed wasm-wide wasm-wide-msm wasm-threads book serve test test-rust typecheck test-e2e bench-mont-wasm bench-msm-wasm bench-peer clean gpu-bench-bin
 
 WASM_OUT := book/generated/pkg
 # SIMD128 is in every current browser; the widgets report (not fake) what a browser lacks.
@@ -127,6 +127,13 @@ bench-msm-wasm: wasm-wide-msm book
 	cd wasm-demo && npm run bench:msm
 	cd wasm-demo && npm run bench:msm -- --suite threads --logn 14,16 --repetitions 5
 	cd wasm-demo && npm run bench:msm -- --wide-arithmetic
+
+# A peer measured beside ours: Mitscha-Baude's `montgomery` (npm devDependency; the ZPrize 2022
+# WebAssembly MSM) and our fastest single-thread BLS12-381 MSM in one worker of one page, on the
+# same input, at n = 2^12 … 2^18, every result checked against arkworks
+# → benches/results/msm-wasm-peer-montgomery-<browser>-<cpu>.json
+bench-peer: book
+	cd wasm-demo && npm run bench:peer
 
 clean:
 	rm -rf target book/generated book/vendor

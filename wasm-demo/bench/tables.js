@@ -105,6 +105,52 @@ function msmWasm(doc) {
   table(['Run', ...groups.map((g) => { const [c, n] = g.split('|'); return `${c}, 2^${Math.log2(Number(n))}`; })], rows)].join('\n');
 }
 
+/** msm-wasm-peer (ours beside the `montgomery` package in one page, wasm-demo/bench/peer-montgomery.js):
+ *  one row per library, one column per n; each cell the median in ms, min–max, and montgomery's
+ *  median over the row's (above 1: the row is faster). Below them, montgomery's own published
+ *  figures (benches/anchors.json, sources with "platform": "wasm"), marked as another machine. */
+function msmWasmPeer(doc) {
+  const logns = [...new Set(doc.results.map((r) => r.params.log2_n))].sort((a, b) => a - b);
+  const keys = [...new Set(doc.results.map((r) => r.name.split('/').pop()))];
+  const order = (k) => (k === 'montgomery' ? 0 : k === 'arkworks' ? 2 : 1);
+  keys.sort((a, b) => order(a) - order(b));
+  const label = (r) => (r.params.library === 'montgomery' ? `\`montgomery\` ${doc.peer?.version ?? ''} \`msm\``
+    : r.params.library === 'arkworks' ? MSM_LABELS.arkworks
+      : `${MSM_LABELS[r.params.variant] ?? r.params.variant}${r.params.glv ? ', GLV' : ''}`);
+  const cell = (r) => {
+    if (!r || r.median === null) return '—';
+    const x = r.params.speedup_vs_montgomery;
+    return `${r.median.toFixed(0)} (${r.min.toFixed(0)}–${r.max.toFixed(0)})${x ? `, **${x.toFixed(2)}×**` : ''}${r.verified ? '' : ' ✘'}`;
+  };
+  const rows = keys.map((k) => {
+    const any = doc.results.find((r) => r.name.endsWith(`/${k}`));
+    return [label(any), ...logns.map((l) => cell(doc.results.find((r) => r.params.log2_n === l && r.name.endsWith(`/${k}`))))];
+  });
+  const anchors = JSON.parse(readFileSync(resolve(root, 'benches/anchors.json'), 'utf8'));
+  const published = Object.entries(anchors.sources).filter(([, s]) => s.platform === 'wasm' && s.published !== false);
+  const curve = doc.results[0]?.params.curve;
+  for (const [id, source] of published) {
+    const figures = anchors.figures.filter((f) => f.source === id && f.curve === curve);
+    if (!figures.length) continue;
+    rows.push([`${source.short}: ${figures[0].device}, *another machine*`,
+      ...logns.map((l) => { const f = figures.find((x) => x.log_n === l); return f ? String(f.ms) : '—'; })]);
+  }
+  const samples = doc.results[0]?.samples;
+  const load = doc.params?.host_load_1min;
+  const windows = logns.map((l) => {
+    const ws = doc.results.filter((r) => r.params.log2_n === l && r.params.window).map((r) => r.params.window);
+    return ws.length ? `2^${l}: c = ${[...new Set(ws)].join('/')}` : null;
+  }).filter(Boolean).join('; ');
+  return [`Milliseconds per ${curve === 'bls12-381' ? 'BLS12-381' : curve} MSM, both libraries in one worker of one page, one thread: `
+    + `median (min–max) of ${samples} interleaved runs on the same seeded input, and in bold montgomery's median over the row's `
+    + '(above 1: faster than montgomery); every result equal to arkworks\'. '
+    + `${windows ? `Our windows: ${windows}. ` : ''}`
+    + `${load ? `Host load average ${load.join(' → ')} on ${doc.device.cores} shared cores. ` : ''}`
+    + `The last row${published.length > 1 ? 's are' : ' is'} the peer's own published figures (ms) from \`benches/anchors.json\`, `
+    + 'measured on another machine and in another runtime: context, not a comparison.', '',
+  table(['Run', ...logns.map((l) => `2^${l}`)], rows)].join('\n');
+}
+
 /** pipeline-stats: what the Vulkan driver made of each MSM stage (examples/pipeline_stats.rs). */
 function pipelineStats(doc) {
   // NVIDIA reports local memory with a constant 2^36 added; the rest is the bytes per invocation.
@@ -180,9 +226,9 @@ function msmWasmThreads(doc) {
     table(['Curve', 'n', 'Mode', ...threads.map((t) => `${t} thread${t > 1 ? 's' : ''}`)], rows)].join('\n');
 }
 
-const formatters = { 'msm-wasm-threads': msmWasmThreads, 'pipeline-stats': pipelineStats, 'wgsl-mont': wgslMont, 'msm-wasm': msmWasm, 'msm-native': msmWasm, 'mont-wasm': montWasm };
+const formatters = { 'msm-wasm-threads': msmWasmThreads, 'msm-wasm-peer': msmWasmPeer, 'pipeline-stats': pipelineStats, 'wgsl-mont': wgslMont, 'msm-wasm': msmWasm, 'msm-native': msmWasm, 'mont-wasm': montWasm };
 // Suites whose newest result file is also written under a fixed name, for the chapters to include.
-const latestAlias = { 'msm-wasm': 'msm-wasm.md', 'msm-native': 'msm-native.md', 'mont-wasm': 'mont-wasm.md' };
+const latestAlias = { 'msm-wasm': 'msm-wasm.md', 'msm-wasm-peer': 'msm-wasm-peer.md', 'msm-native': 'msm-native.md', 'mont-wasm': 'mont-wasm.md' };
 
 /** wgsl-mont with two workgroup sizes: the rate at the first size over the rate at the second,
  *  per field and limb width, and a one-line summary for the portable widths (12 to 16 bits). */
@@ -379,8 +425,9 @@ for (const [suite, { text, alias }] of Object.entries(newest)) writeFileSync(res
   const anchorsDoc = optionalJson(resolve(root, 'benches/anchors.json')) ?? { sources: {}, figures: [] };
   const sources = anchorsDoc.sources ?? {};
   // A figure the book may show needs a public source: sources marked "published": false stay out.
+  // Figures of WebAssembly peers ("platform": "wasm") belong to the CPU tables (msm-wasm-peer).
   const figures = (anchorsDoc.figures ?? []).filter((f) => f.curve && Number.isFinite(f.log_n) && Number.isFinite(f.ms)
-    && sources[f.source]?.published !== false);
+    && sources[f.source]?.published !== false && sources[f.source]?.platform !== 'wasm');
   const anchorFigures = figures.filter((f) => f.source !== 'target');
   const targets = figures.filter((f) => f.source === 'target');
   const anchorKey = (f) => `${f.source}|${f.device}`;

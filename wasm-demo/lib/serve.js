@@ -2,7 +2,8 @@
 // tests prove the site works away from the host root. Used by `make serve`, the E2E tests and the
 // bench runners. With `isolate` (the default) it sends COOP/COEP, so the page is cross-origin
 // isolated and the CPU MSM's workers can share memory; without, the page is as on a host that
-// sends no headers (GitHub Pages), where the site's service worker adds them.
+// sends no headers (GitHub Pages), where the site's service worker adds them. `mounts` serves
+// more folders beside the book, each under its own sub-path (a bench runner's bundled page code).
 //
 //   node wasm-demo/lib/serve.js [--port 3000] [--prefix /] [--no-isolate]
 import { createServer } from 'node:http';
@@ -18,21 +19,27 @@ const TYPES = {
 
 export const BOOK_DIR = resolve(import.meta.dirname, '../../target/book');
 
-/** Serves `root` under `prefix` on 127.0.0.1; resolves to { url, close }. */
 export const ISOLATION_HEADERS = {
   'cross-origin-opener-policy': 'same-origin',
   'cross-origin-embedder-policy': 'require-corp',
 };
 
-export async function serveBook({ root = BOOK_DIR, prefix = '/fast-msm/', port = 0, isolate = true } = {}) {
+/**
+ * Serves `root` under `prefix` on 127.0.0.1, and each folder of `mounts` (`{ 'sub/path/': folder }`)
+ * under `prefix` + its sub-path; resolves to { url, close }.
+ */
+export async function serveBook({ root = BOOK_DIR, prefix = '/fast-msm/', port = 0, isolate = true, mounts = {} } = {}) {
   await stat(join(root, 'index.html')).catch(() => {
     throw new Error(`${root}/index.html is missing: build the book first (make book)`);
   });
   const server = createServer(async (req, res) => {
     const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
     if (!path.startsWith(prefix)) { res.writeHead(404).end('outside the book'); return; }
-    let file = normalize(join(root, path.slice(prefix.length)));
-    if (!file.startsWith(root)) { res.writeHead(403).end(); return; }
+    const rest = path.slice(prefix.length);
+    const mount = Object.keys(mounts).find((sub) => rest.startsWith(sub));
+    const base = mount ? resolve(mounts[mount]) : root;
+    let file = normalize(join(base, mount ? rest.slice(mount.length) : rest));
+    if (!file.startsWith(base)) { res.writeHead(403).end(); return; }
     try {
       if ((await stat(file)).isDirectory()) file = join(file, 'index.html');
       const body = await readFile(file);
