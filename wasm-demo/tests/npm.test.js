@@ -7,7 +7,8 @@
 // isolation (message passing), gpu on BN254 (SwiftShader), auto with the estimate, measuring
 // first, and with a kept crossover — is compared with the `msm` tool's on the same files, run
 // here (target/debug/msm, which `cargo test` builds), and the tool's with arkworks'. Bad input gets
-// its error naming the problem and the index, on both backends.
+// its error naming the problem and the index, on both backends. The book's prover example
+// (npm/examples/prover.mjs) is type-checked against the declarations, bundled and run.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -72,6 +73,7 @@ before(async () => {
 
   // The bundled page: app.js and the package in one bundle; the package's files beside it.
   cpSync(join(CONSUMER, 'app.js'), join(app, 'app.js'));
+  cpSync(join(ROOT, 'wasm-demo/npm/examples/prover.mjs'), join(app, 'prover.mjs'));
   await build({ entryPoints: [join(app, 'app.js')], bundle: true, format: 'esm', outfile: join(app, 'bundle/app.js'), logLevel: 'warning' });
   cpSync(dist, join(app, 'fastmsm'), { recursive: true });
   const page = (script) => `<!doctype html><meta charset="utf-8"><title>fastmsm</title>\n${script}\n`;
@@ -183,6 +185,7 @@ function same(result, name, what) {
 describe('the npm package, installed from its tarball', () => {
   test('a TypeScript consumer compiles against its declarations, which are its exports', async () => {
     for (const f of ['consumer.ts', 'tsconfig.json']) cpSync(join(CONSUMER, f), join(app, f));
+    // prover.mjs is already there (copied for the bundle): its JSDoc is checked against index.d.ts too
     const out = (() => {
       try { return execFileSync(process.execPath, [TSC, '-p', app], { cwd: app, stdio: 'pipe' }).toString(); } catch (e) { return `${e.stdout}${e.stderr}`; }
     })();
@@ -288,6 +291,29 @@ describe('the npm package, installed from its tarball', () => {
     same(planted, 'bn254-random', 'auto with a kept crossover');
     assert.deepEqual([planted.backend, planted.source, planted.measured], ['gpu', 'measured', undefined]);
     assert.match(planted.reason, /n ≥ 2\^4/);
+    assert.deepEqual(problems, []);
+    await context.close();
+  });
+
+  test('the book\'s prover example: commit on the CPU, commitAuto measuring first', async () => {
+    const { context, page, problems } = await open(isolated);
+    const got = await page.evaluate(async () => {
+      const get = async (f) => new Uint8Array(await (await fetch(`inputs/${f}`)).arrayBuffer());
+      const points = await get('bn254-random.points');
+      const scalars = await get('bn254-random.scalars');
+      const where = { assets: window.fastmsmAssets, gpuProfile: 'swiftshader' };
+      const cpu = await window.prover.commit(points, scalars, where);
+      const auto = await window.prover.commitAuto(points, scalars, where, { from: 6, to: 8, step: 2, repetitions: 1 });
+      return { cpu: Array.from(cpu), auto: { ...auto, bytes: Array.from(auto.bytes) } };
+    });
+    // the file layout of one point (x ‖ y, 32 bytes little-endian each) as the msm tool prints it
+    const hex = (b) => `0x${BigInt(`0x${Buffer.from(b.slice().reverse()).toString('hex')}`).toString(16)}`;
+    const printed = (b) => (b.every((v) => v === 0) ? 'identity' : `x=${hex(b.slice(0, 32))} y=${hex(b.slice(32, 64))}`);
+    assert.equal(printed(got.cpu), expected['bn254-random'], 'commit: the msm tool\'s answer');
+    assert.equal(got.auto.point, expected['bn254-random'], 'commitAuto: the msm tool\'s answer');
+    assert.deepEqual(got.auto.bytes, got.cpu, 'commitAuto: the same bytes');
+    assert.equal(got.auto.source, 'measured', got.auto.reason);
+    assert.ok(await page.evaluate(() => localStorage.getItem('fastmsm:crossover:bn254') !== null), 'the crossover is kept');
     assert.deepEqual(problems, []);
     await context.close();
   });

@@ -212,19 +212,6 @@ test('SUMMARY lists every chapter, and every link to a chapter and heading resol
   assert.deepEqual(bad, [], bad.join('\n'));
 });
 
-// The prover chapter includes listings from examples that the library and web branches are
-// rewriting (issues 28 and 29); their anchors are added when those branches are merged. The test
-// fails once an anchor here exists, so that this list cannot outlive its reason.
-const PENDING_ANCHORS = new Set([
-  'crates/msm-gpu/examples/prover.rs:cpu',
-  'crates/msm-gpu/examples/prover.rs:gpu',
-  'crates/msm-gpu/examples/prover.rs:resident',
-  'crates/msm-gpu/examples/prover.rs:batch',
-  'crates/msm-gpu/examples/prover.rs:secret',
-  'wasm-demo/npm/examples/prover.mjs:msm',
-  'wasm-demo/npm/examples/prover.mjs:auto',
-]);
-
 test('every {{#include}} names a file and anchor that exist, and no main chapter passes 500 lines', () => {
   const bad = [];
   for (const f of chapters) {
@@ -235,9 +222,7 @@ test('every {{#include}} names a file and anchor that exist, and no main chapter
       const key = `${resolve(file).slice(ROOT.length + 1)}${anchor ? `:${anchor}` : ''}`;
       const exists = existsSync(file)
         && (!anchor || new RegExp(`ANCHOR:\\s*${anchor}\\b`).test(readFileSync(file, 'utf8')));
-      if (PENDING_ANCHORS.has(key)) {
-        if (exists) bad.push(`${f}: ${key} exists now: remove it from PENDING_ANCHORS`);
-      } else if (!exists) bad.push(`${f}: {{#include ${path}${anchor ? `:${anchor}` : ''}}} does not resolve`);
+      if (!exists) bad.push(`${f}: {{#include ${path}${anchor ? `:${anchor}` : ''}}} does not resolve`);
     }
   }
   assert.deepEqual(bad, [], bad.join('\n'));

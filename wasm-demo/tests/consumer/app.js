@@ -3,7 +3,10 @@
 // pool worker and wasm/ are served from ../fastmsm/ (the package's dist/, copied there as an
 // application would copy it), which `assets` names.
 import * as fastmsm from 'fastmsm';
+// The book's prover example (npm/examples/prover.mjs), bundled as an application would.
+import * as prover from './prover.mjs';
 
 window.fastmsm = fastmsm;
+window.prover = prover;
 window.fastmsmAssets = new URL('../fastmsm/', import.meta.url).href;
 document.title = 'ready';
