@@ -5,10 +5,9 @@
 //!     [--backend cpu|gpu] [--json]
 //! ```
 //!
-//! The formats are in the [`format`](mod@format) module (and `../shared/DESIGN.md`, "Interchange
-//! format"). The last line of stdout is the result; bad input exits with status 1 and a message on
-//! stderr naming the offending item; usage errors exit with 2, GPU failures (no adapter, device
-//! lost, limits) with 3.
+//! The file formats are described in `fastmsm_msm::format`. The last line of stdout is the
+//! result; bad input exits with status 1 and a message on stderr naming the offending item; usage
+//! errors exit with 2, GPU failures (no adapter, device lost, limits) with 3.
 
 mod gpu;
 
