@@ -25,9 +25,9 @@ const POINT_WORDS: u32 = 4u * NUM_LIMBS;
 const NEGATIVE: u32 = 0x80000000u;
 
 struct Params {
-    n: u32,           // points in this batch
+    n: u32,           // points in one MSM's window: the batch's, every copy counted (see below)
     base: u32,        // index of the batch's first point in the whole input
-    windows: u32,
+    windows: u32,     // all windows: each packed MSM's msm_windows, side by side
     window_bits: u32,
     buckets: u32,     // per window: 2^(window_bits − 1); digit 0 goes to no bucket
     segments: u32,    // per window, for the reduction; divides `buckets`
@@ -36,9 +36,18 @@ struct Params {
     level: u32,       // smvp_combine: ℓ ≥ 1
     chunks: u32,      // smvp_combine: invocations in this pass
     stride: u32,      // fold: partial t absorbs partial t + stride
-    pad0: u32,
+    msm_windows: u32, // windows of one MSM (= windows unless several MSMs are packed)
     add_steps: u32,   // curve_sw.wgsl's stepped general addition: its steps (ADD_STEPS)
-    pad2: u32,
+    copies: u32,      // copies of every point (precomputed bases; else 1)
+}
+
+// One pass may hold several MSMs side by side (GpuMsm::run_batch), or one MSM over several
+// precomputed copies of its points (copy t is 2^(c·msm_windows·t) times the point and takes the
+// scalar's windows t·msm_windows.. of it). MSM b's points are input points b·m..(b+1)·m, with
+// m = n / copies; the SMVP sees its copies as points b·n + t·m + i and its windows as windows
+// b·msm_windows + j. With one MSM and one copy every formula below is the plain one.
+fn input_points() -> u32 {
+    return params.n / params.copies * (params.windows / params.msm_windows);
 }
 
 // A storage buffer, not a uniform: lavapipe recompiles a shader for every new set of uniform values
@@ -103,7 +112,7 @@ fn scalar_below_r(i: u32) -> bool {
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn convert_points(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
     let i = invocation(gid, groups);
-    if (i >= params.n) { return; }
+    if (i >= input_points()) { return; }
     for (var c = 0u; c < 2u; c++) {
         if (!coordinate_below_p(i, c)) {
             atomicMin(&errors[0], 2u * (params.base + i) + c);
@@ -138,14 +147,17 @@ fn scalar_bits(i: u32, start: u32, count: u32) -> u32 {
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn decompose(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
     let i = invocation(gid, groups);
-    if (i >= params.n) { return; }
+    if (i >= input_points()) { return; }
     if (!scalar_below_r(i)) {
         atomicMin(&errors[1], params.base + i);
     }
     let c = params.window_bits;
     let half = 1u << (c - 1u);
+    // The point's MSM (packed MSMs) and its index there; window j goes to copy j / msm_windows.
+    let m = params.n / params.copies;
+    let first_window = i / m * params.msm_windows;
     var carry = 0u;
-    for (var j = 0u; j < params.windows; j++) {
+    for (var j = 0u; j < params.copies * params.msm_windows; j++) {
         let v = scalar_bits(i, j * c, c) + carry;
         var entry = v;
         carry = 0u;
@@ -153,10 +165,11 @@ fn decompose(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgro
             entry = ((1u << c) - v) | NEGATIVE;
             carry = 1u;
         }
-        digits[j * params.n + i] = entry;
+        let window = first_window + j % params.msm_windows;
+        digits[window * params.n + j / params.msm_windows * m + i % m] = entry;
         let bucket = entry & ~NEGATIVE;
         if (bucket != 0u) {
-            atomicAdd(&counts[j * (params.buckets + 1u) + bucket], 1u);
+            atomicAdd(&counts[window * (params.buckets + 1u) + bucket], 1u);
         }
     }
 }
@@ -203,10 +216,13 @@ fn prefix(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) l
 
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn scatter(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
+    // One invocation per point the SMVP sees (every copy); its MSM's windows only.
     let i = invocation(gid, groups);
-    if (i >= params.n) { return; }
-    for (var j = 0u; j < params.windows; j++) {
-        let digit = digits[j * params.n + i];
+    if (i >= params.n * (params.windows / params.msm_windows)) { return; }
+    let first_window = i / params.n * params.msm_windows;
+    for (var w = 0u; w < params.msm_windows; w++) {
+        let j = first_window + w;
+        let digit = digits[j * params.n + i % params.n];
         let bucket = digit & ~NEGATIVE;
         if (bucket == 0u) { continue; }
         let slot = atomicAdd(&counts[j * (params.buckets + 1u) + bucket], 1u);
@@ -258,7 +274,7 @@ fn init_buckets(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_work
 // smvp_combine sums the same way. No invocation adds more than K points, whatever the scalars.
 fn entry_bucket(j: u32, e: u32) -> u32 {
     let point = entries[j * params.n + e] & ~NEGATIVE;
-    return digits[j * params.n + point] & ~NEGATIVE;
+    return digits[j * params.n + point % params.n] & ~NEGATIVE;
 }
 
 fn window_entries(j: u32) -> u32 {

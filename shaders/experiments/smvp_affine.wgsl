@@ -18,13 +18,22 @@
 // needed a product there would stall the other lanes), which `bucket_merge` then adds into the
 // projective buckets before the combine levels run.
 //
+// The inversion is Fermat's (field_inverse, shaders/field_inverse.wgsl) or the divstep one
+// (field_inverse_safegcd, shaders/experiments/safegcd.wgsl), appended before this file. With
+// SHARED > 1 the SHARED invocations of a workgroup share it too: each puts the product of its
+// lanes' denominators into a product tree in workgroup memory, INVERTERS invocations invert the
+// tree's INVERTERS roots at once (the lanes of one SIMD group cost what one does), and the tree
+// hands each invocation the inverse of its product (shared_inverse). One inversion then serves
+// SHARED·LANES additions.
+//
 // Exceptional additions stay inside the shared batch: P + P takes λ = 3x²/(2y) (denominator 2y),
 // P + (−P) empties the lane's sum, and an empty sum takes the next point as it is; the last two
 // contribute a denominator of one. Input points at infinity, (0, 0), are skipped.
 
 const LANES: u32 = {{AFFINE_LANES}}u;
-const INV_BITS: u32 = {{INV_BITS}}u;                                   // bit length of p − 2
-const INV_EXP = array<u32, COORD_WORDS>({{INV_EXP_WORDS}});              // p − 2, 32-bit words
+const SHARED: u32 = {{AFFINE_SHARED}}u;          // invocations sharing an inversion: 1 or the workgroup
+const AFFINE_WORKGROUP: u32 = {{AFFINE_WORKGROUP}}u;
+const INVERTERS: u32 = {{AFFINE_INVERTERS}}u;    // roots of the shared tree, inverted side by side
 
 @group(0) @binding(14) var<storage, read_write> bucket_sums: array<u32>; // [window][bucket 0..=B]: affine x, y
 // Each lane's running sum (x, y) and its prefix product, [lane][coordinate][limb][invocation]: in
@@ -44,28 +53,6 @@ const CANCEL: u32 = 2u; // P + (−P): the sum becomes empty
 const ADD: u32 = 3u;
 const DOUBLE: u32 = 4u;
 
-// ANCHOR: field_inverse
-// a⁻¹ = a^(p−2) (Fermat), square-and-multiply from the top bit of p − 2, one product per step
-// through one mont_mul call: a multiply step follows each square step whose bit is set. In
-// Montgomery form throughout (aR)^(p−2)·R^{-(p−3)} = a⁻¹R. a must be nonzero.
-fn field_inverse(a: Big) -> Big {
-    var r = a;                // the top bit of p − 2 is set
-    var bit = INV_BITS - 1u;  // bits of the exponent still to take
-    var multiply = false;     // this step multiplies by a (else it squares)
-    loop {
-        if (!multiply && bit == 0u) { break; }
-        var y = r;
-        if (multiply) {
-            y = a;
-        } else {
-            bit -= 1u;
-        }
-        r = mont_mul(r, y);
-        multiply = !multiply && ((INV_EXP[bit / 32u] >> (bit % 32u)) & 1u) == 1u;
-    }
-    return r;
-}
-// ANCHOR_END: field_inverse
 
 fn affine_at(i: u32) -> Affine {
     var a: Affine;
@@ -135,12 +122,13 @@ fn lane_denominator(kind: u32, p: Affine, sum: Affine) -> Big {
 }
 
 // ANCHOR: smvp_affine
-@compute @workgroup_size(WORKGROUP_SIZE)
-fn smvp_affine(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
-    let me = invocation(gid, groups);
-    if (me >= lane_invocations()) { return; }
+@compute @workgroup_size(AFFINE_WORKGROUP)
+fn smvp_affine(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
+    let me = gid.x + gid.y * groups.x * AFFINE_WORKGROUP;
+    // Invocations past the last lane take part in the shared tree with nothing to add.
+    let has_lanes = me < lane_invocations();
     let first_lane = me * LANES;
-    let k = chunk_size(); // L: entries per lane (chunk)
+    {{K_LOAD}} // L: entries per lane (chunk)
     var next: array<u32, LANES>;   // the lane's next entry
     var stop: array<u32, LANES>;   // one past the lane's last entry
     var run_end: array<u32, LANES>;
@@ -148,7 +136,10 @@ fn smvp_affine(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workg
     var state: array<u32, LANES>;
     var window: array<u32, LANES>;
     // Lanes are consecutive chunks; walk the windows once for all of them.
-    var at = chunk_window(first_lane, k);
+    var at = vec2<u32>(params.windows, 0u);
+    if (has_lanes) {
+        at = chunk_window(first_lane, k);
+    }
     for (var s = 0u; s < LANES; s++) {
         let g = first_lane + s;
         while (at.x < params.windows && g >= at.y + (window_entries(at.x) + k - 1u) / k) {
@@ -156,7 +147,7 @@ fn smvp_affine(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workg
         }
         next[s] = 0u;
         stop[s] = 0u;
-        if (at.x >= params.windows) { continue; }
+        if (!has_lanes || at.x >= params.windows) { continue; }
         let j = at.x;
         let row = j * (params.buckets + 2u);
         let start = (g - at.y) * k;
@@ -191,12 +182,8 @@ fn smvp_affine(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workg
                 running = mont_mul(running, lane_denominator(kind, p, sum));
             }
         }
-        if (!busy) { break; }
-        // No addition this round leaves running = 1, which is its own inverse.
-        var inverse = running;
-        if (!big_eq(running, ONE_MONT)) {
-            inverse = field_inverse(running);
-        }
+        {{ROUND_END}}
+        {{ROUND_INVERSE}}
         for (var t = 0u; t < LANES; t++) {
             let s = LANES - 1u - t;
             let e = next[s];
@@ -265,4 +252,46 @@ fn bucket_merge(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_work
     let a = affine_at(id);
     if (affine_is_identity(a)) { return; }
     write_bucket(id, point_add_affine(read_bucket(id), a));
+}
+
+// L, read once per workgroup where its invocations share the inversion: the tree's barriers
+// need every invocation in the same round, which the analysis proves only for a value loaded
+// this way.
+var<workgroup> wg_k: u32;
+
+// The inverse of every invocation's x, for one inversion per workgroup: a product tree over the
+// AFFINE_WORKGROUP values in workgroup memory (node k has children 2k and 2k + 1; the values
+// are the leaves AFFINE_WORKGROUP..), whose INVERTERS roots are inverted by as many invocations
+// at once; going down, a child's inverse is its parent's times its sibling. Ones (an invocation
+// with nothing to add) pass through. Called by every invocation of the workgroup.
+var<workgroup> tree: array<Big, 2u * AFFINE_WORKGROUP>;
+
+fn shared_inverse(x: Big, lid: u32) -> Big {
+    tree[AFFINE_WORKGROUP + lid] = x;
+    workgroupBarrier();
+    for (var level = AFFINE_WORKGROUP / 2u; level >= INVERTERS; level /= 2u) {
+        if (lid < level) {
+            let k = level + lid;
+            tree[k] = mont_mul(tree[2u * k], tree[2u * k + 1u]);
+        }
+        workgroupBarrier();
+    }
+    if (lid < INVERTERS) {
+        let root = tree[INVERTERS + lid];
+        if (!big_eq(root, ONE_MONT)) {
+            tree[INVERTERS + lid] = {{INVERT}}(root);
+        }
+    }
+    workgroupBarrier();
+    for (var level = INVERTERS; level < AFFINE_WORKGROUP; level *= 2u) {
+        if (lid < level) {
+            let k = level + lid;
+            let inverse = tree[k];
+            let left = tree[2u * k];
+            tree[2u * k] = mont_mul(inverse, tree[2u * k + 1u]);
+            tree[2u * k + 1u] = mont_mul(inverse, left);
+        }
+        workgroupBarrier();
+    }
+    return tree[AFFINE_WORKGROUP + lid];
 }

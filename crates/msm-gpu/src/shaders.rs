@@ -14,9 +14,16 @@ pub(crate) const CURVE_SW: &str = include_str!("../shaders/curve_sw.wgsl");
 pub(crate) const CURVE_TE: &str = include_str!("../shaders/curve_te.wgsl");
 /// The MSM's stages.
 pub(crate) const MSM: &str = include_str!("../shaders/msm.wgsl");
+/// Field inversion (Fermat), for the kernels that need one.
+pub(crate) const FIELD_INVERSE: &str = include_str!("../shaders/field_inverse.wgsl");
+/// Precomputed bases: the multiples of every resident point.
+pub(crate) const PRECOMPUTE: &str = include_str!("../shaders/precompute.wgsl");
 /// Mixed-addition forms no device profile selects (cargo feature `experiments`).
 #[cfg(feature = "experiments")]
 pub(crate) const CURVE_SW_FORMS: &str = include_str!("../shaders/experiments/curve_sw_forms.wgsl");
 /// The batch-affine SMVP (cargo feature `experiments`).
 #[cfg(feature = "experiments")]
 pub(crate) const SMVP_AFFINE: &str = include_str!("../shaders/experiments/smvp_affine.wgsl");
+/// The divstep inversion (cargo feature `experiments`).
+#[cfg(feature = "experiments")]
+pub(crate) const SAFEGCD: &str = include_str!("../shaders/experiments/safegcd.wgsl");

@@ -38,10 +38,19 @@ fn modules() -> &'static [Parsed] {
             .collect();
         #[cfg(feature = "experiments")]
         for c in GpuCurve::ALL.into_iter().filter(|c| !c.is_edwards()) {
-            use fastmsm_gpu::experiments::{batch_affine::SmvpForm, shader_source};
-            let smvp = SmvpForm::BatchAffine { lanes: 4 };
-            let source = shader_source(c, &k(c), KernelForm::Unrolled, smvp, None).unwrap();
-            all.push(parse(c, true, source));
+            use fastmsm_gpu::experiments::batch_affine::{Inversion, SmvpForm};
+            use fastmsm_gpu::experiments::shader_source;
+            // Each inversion, per invocation and shared by a workgroup (its barriers must pass
+            // naga's uniformity analysis).
+            for (shared, inversion) in [(1, Inversion::Fermat), (64, Inversion::Divsteps)] {
+                let smvp = SmvpForm::BatchAffine {
+                    lanes: 4,
+                    shared,
+                    inversion,
+                };
+                let source = shader_source(c, &k(c), KernelForm::Unrolled, smvp, None).unwrap();
+                all.push(parse(c, true, source));
+            }
         }
         all
     })

@@ -55,7 +55,11 @@ fn batch_affine_smvp() {
             .limb_bits(bits)
             .kernel_form(form)
             .profile(ProfileChoice::Named("portable".into()))
-            .smvp(SmvpForm::BatchAffine { lanes })
+            .smvp(SmvpForm::BatchAffine {
+                lanes,
+                shared: 1,
+                inversion: Default::default(),
+            })
     };
     let build = |curve: GpuCurve, bits: u32, lanes: u32| {
         calibrated_build(block_on(builder(curve, bits, lanes).build(gpu())).unwrap())
@@ -67,7 +71,10 @@ fn batch_affine_smvp() {
     let m = build(GpuCurve::Bn254, width(GpuCurve::Bn254), 8);
     check::<ark_bn254::G1Affine>(&m, &[1, 2, 3, 100], &RunOptions::default(), 60);
     let windows = m.plan(gpu(), 1000, &RunOptions::default()).unwrap().windows;
-    let longest = m.loop_budget(gpu()).and_then(|b| b.max_chunk(windows)).unwrap_or(256);
+    let longest = m
+        .loop_budget(gpu())
+        .and_then(|b| b.max_chunk(windows))
+        .unwrap_or(256);
     for k in [2, 5, 16, 64, longest] {
         check_patterns::<ark_bn254::G1Affine>(&m, &[5, 300, 1000], &chunked(k), 61 + k as u64, 300);
     }
@@ -79,6 +86,66 @@ fn batch_affine_smvp() {
     check_patterns::<ark_bls12_377::G1Affine>(&m, &[5, 300], &chunked(3), 71, 300);
     let err = block_on(builder(GpuCurve::EdBls12_377, 16, 8).build(gpu()));
     assert!(err.err().unwrap().to_string().contains("twisted Edwards"));
+}
+
+/// The batch-affine SMVP with its inversion shared by a workgroup (a product tree in workgroup
+/// memory, its roots inverted side by side) and with the divstep inversion, alone and together,
+/// against arkworks on every pattern: the portable path (BN254, 16-bit limbs, i32 divsteps) and
+/// the 64-bit one (BLS12-377 at 30 bits, i64 divsteps; and 16 lanes in workgroups of 256, the
+/// benchmark's form, with Fermat's inversion). Short chunks put several runs and the
+/// exceptional additions (P + P, P + (−P), the identity) into the rounds that share a tree.
+#[cfg(feature = "experiments")]
+#[test]
+fn batch_affine_shared_and_divsteps() {
+    use fastmsm_gpu::experiments::batch_affine::{Inversion, SmvpForm};
+    let form = DeviceProfile::for_adapter(&gpu().info).kernel_form;
+    let build = |curve: GpuCurve, bits: u32, smvp: SmvpForm| {
+        let builder = GpuMsm::builder(curve)
+            .limb_bits(bits)
+            .kernel_form(form)
+            .profile(ProfileChoice::Named("portable".into()))
+            .smvp(smvp);
+        calibrated_build(block_on(builder.build(gpu())).unwrap())
+    };
+    let chunked = |k: u32| RunOptions {
+        chunk: Some(k),
+        ..Default::default()
+    };
+    let forms = [
+        (4, 64, Inversion::Fermat),
+        (2, 1, Inversion::Divsteps),
+        (4, 64, Inversion::Divsteps),
+    ];
+    for (i, (lanes, shared, inversion)) in forms.into_iter().enumerate() {
+        let smvp = SmvpForm::BatchAffine {
+            lanes,
+            shared,
+            inversion,
+        };
+        let m = build(GpuCurve::Bn254, width(GpuCurve::Bn254), smvp);
+        let seed = 80 + 10 * i as u64;
+        check::<ark_bn254::G1Affine>(&m, &[1, 3, 100], &RunOptions::default(), seed);
+        for k in [2, 7] {
+            check_patterns::<ark_bn254::G1Affine>(&m, &[300], &chunked(k), seed + k as u64, 300);
+        }
+    }
+    gpu_int64();
+    // The second form, the benchmark's, walks a tree of three levels (256 leaves, 32 roots).
+    for (i, (lanes, shared, inversion)) in
+        [(2, 64, Inversion::Divsteps), (16, 256, Inversion::Fermat)]
+            .into_iter()
+            .enumerate()
+    {
+        let smvp = SmvpForm::BatchAffine {
+            lanes,
+            shared,
+            inversion,
+        };
+        let m = build(GpuCurve::Bls12_377, 30, smvp);
+        let seed = 120 + 10 * i as u64;
+        check::<ark_bls12_377::G1Affine>(&m, &[1, 100], &RunOptions::default(), seed);
+        check_patterns::<ark_bls12_377::G1Affine>(&m, &[300], &chunked(3), seed + 1, 300);
+    }
 }
 
 #[cfg(feature = "bench")]

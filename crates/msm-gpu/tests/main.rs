@@ -13,6 +13,7 @@ mod experiments;
 mod field;
 mod loop_limit;
 mod msm;
+mod packed;
 mod profile;
 mod stages;
 mod upload_paths;

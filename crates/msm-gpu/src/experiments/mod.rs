@@ -5,6 +5,7 @@
 //! change before it goes into the shaders. Each is a choice on [`GpuMsmBuilder`].
 
 pub mod batch_affine;
+pub mod safegcd;
 
 use batch_affine::SmvpForm;
 use fastmsm_mont::LimbConstants;
@@ -24,9 +25,9 @@ pub(crate) struct Experiment<'a> {
 }
 
 impl Experiment<'_> {
-    /// Chunks per level-0 SMVP invocation: the batch-affine lanes, else 1.
-    pub(crate) fn lanes(&self) -> u32 {
-        self.smvp.lanes()
+    /// The SMVP's form.
+    pub(crate) fn smvp(&self) -> SmvpForm {
+        self.smvp
     }
 
     /// The module's source with these choices.
@@ -64,9 +65,9 @@ pub fn shader_source(
     let forms_needed = mixed_add.is_some() || smvp != SmvpForm::Projective;
     let extra: &[&str] = if forms_needed { &[CURVE_SW_FORMS] } else { &[] };
     let mut source = module_source(curve, constants, form, mixed, extra)?;
-    if let SmvpForm::BatchAffine { lanes } = smvp {
+    if smvp != SmvpForm::Projective {
         source.push('\n');
-        source.push_str(&batch_affine::stages_source(curve, constants, lanes)?);
+        source.push_str(&batch_affine::stages_source(curve, constants, smvp)?);
     }
     Ok(source)
 }
@@ -95,9 +96,6 @@ impl<'a> GpuMsmBuilder<'a> {
 impl GpuMsm {
     /// How this MSM's SMVP adds each bucket's points.
     pub fn smvp(&self) -> SmvpForm {
-        match self.lanes {
-            1 => SmvpForm::Projective,
-            lanes => SmvpForm::BatchAffine { lanes },
-        }
+        self.smvp
     }
 }

@@ -151,10 +151,13 @@ impl<'a> GpuMsmBuilder<'a> {
         let constants = limb_constants(curve.base_field().params(), limb_bits)
             .map_err(|e| GpuError::Input(e.to_string()))?;
         #[cfg(feature = "experiments")]
-        let (source, lanes) = (
-            self.experiment.source(curve, &constants, form)?,
-            self.experiment.lanes(),
-        );
+        let (source, lanes) = {
+            self.experiment.smvp().check_device(ctx, &constants)?;
+            (
+                self.experiment.source(curve, &constants, form)?,
+                self.experiment.smvp().lanes(),
+            )
+        };
         #[cfg(not(feature = "experiments"))]
         let (source, lanes) = (super::shader_source_in(curve, &constants, form)?, 1);
         let stages = GpuMsm::stages_of(lanes);
@@ -175,6 +178,8 @@ impl<'a> GpuMsmBuilder<'a> {
             constants,
             form,
             lanes,
+            #[cfg(feature = "experiments")]
+            smvp: self.experiment.smvp(),
             pipelines,
             resources: Default::default(),
             profile,
@@ -279,8 +284,18 @@ async fn compile(
 
 /// The pipeline of one stage and the bind-group layout of exactly its bindings.
 fn pipeline(ctx: &GpuContext, module: &wgpu::ShaderModule, stage: Stage) -> Compiled {
-    let entries: Vec<_> = stage.bindings().iter().map(|b| b.layout_entry()).collect();
-    let label = Some(stage.entry_point());
+    pipeline_of(ctx, module, stage.entry_point(), stage.bindings())
+}
+
+/// The pipeline of entry point `entry` and the bind-group layout of exactly `bindings`.
+pub(super) fn pipeline_of(
+    ctx: &GpuContext,
+    module: &wgpu::ShaderModule,
+    entry: &str,
+    bindings: &[super::contract::Binding],
+) -> Compiled {
+    let entries: Vec<_> = bindings.iter().map(|b| b.layout_entry()).collect();
+    let label = Some(entry);
     let layout = ctx
         .device
         .create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {

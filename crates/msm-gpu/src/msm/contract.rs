@@ -52,13 +52,14 @@ params! {
     chunks: u32,
     /// `fold`: partial t absorbs partial t + stride.
     stride: u32,
-    /// Unused; keeps `add_steps` where the shader has it.
-    pad0: u32,
+    /// `decompose`, `scatter`: windows of each packed MSM (`windows` is all of them, side by
+    /// side); `windows` itself when one MSM runs.
+    msm_windows: u32,
     /// Steps of curve_sw.wgsl's stepped general addition, read at run time so that the driver
     /// cannot unroll the loop.
     add_steps: u32,
-    /// Unused.
-    pad2: u32,
+    /// Copies of every point (precomputed bases): `n` counts them all; 1 otherwise.
+    copies: u32,
 }
 
 impl Params {

@@ -57,6 +57,18 @@ impl LoopBudget {
         }
     }
 
+    /// The same budget for the batch-affine experiment with `lanes` lanes whose round's inversion
+    /// (and shared product tree) runs `inversion` loop iterations, `product` those of one product.
+    pub fn with_round_inversion(self, lanes: u32, product: u32, inversion: u32) -> Self {
+        if lanes == 1 || inversion == 0 {
+            return self;
+        }
+        Self {
+            per_smvp_step: lanes * (2 + 13 * product) + inversion + 2,
+            ..self
+        }
+    }
+
     /// The most entries (projective) or rounds (batch-affine) one SMVP invocation may take with
     /// `windows` windows: `None` where even the smallest chunk would not fit.
     pub fn max_chunk(&self, windows: u32) -> Option<u32> {

@@ -23,6 +23,7 @@ pub mod inspect;
 pub mod loops;
 pub mod plan;
 mod points;
+mod precompute;
 mod resident;
 mod run;
 pub mod stage;
@@ -36,8 +37,10 @@ pub use batch::{BatchMsm, Points};
 pub use build::{GpuMsmBuilder, ProfileChoice, Progress};
 pub use combine::AffineOut;
 pub use curve::{GeneralAdd, GpuCurve, MixedAdd, WORKGROUP_SIZE, shader_source, shader_source_in};
-pub use plan::{Plan, SmvpPass, default_window_bits, reduction_segments};
+pub use plan::{Packing, Plan, SmvpPass, default_window_bits, reduction_segments};
 pub use points::{GpuPoint, Layout};
+#[cfg(feature = "experiments")]
+pub(crate) use precompute::field_inverse_source;
 pub use resident::Bases;
 pub use stage::Stage;
 pub use trace::HostSpan;
@@ -88,6 +91,12 @@ pub struct RunOptions {
     /// The clock of [`MsmOutput::host`] and the trace, in seconds (default: a monotonic clock
     /// natively, `Date.now()` in WebAssembly; a page passes `performance.now()`).
     pub clock: fn() -> f64,
+    /// [`GpuMsm::upload_bases`] only: keep this many copies of every base, copy t holding
+    /// 2^(c·g·t)·P for the plan's window size c and g = ⌈W/copies⌉, so that each MSM over them
+    /// sums g windows instead of W (and the window rule, seeing copies × n points, picks a larger
+    /// c). Costs copies × the points' device memory ([`Bases::device_bytes`]) and, once, the
+    /// doublings. MSMs over the bases take it from them; the other calls refuse it.
+    pub precompute: Option<u32>,
 }
 
 impl Default for RunOptions {
@@ -104,6 +113,7 @@ impl Default for RunOptions {
             host_trace: false,
             wait_after_upload: false,
             clock: crate::clock::seconds,
+            precompute: None,
         }
     }
 }
@@ -170,6 +180,9 @@ pub struct GpuMsm {
     pub form: KernelForm,
     /// Chunks each level-0 SMVP invocation takes: 1, or the lanes of the batch-affine experiment.
     pub(crate) lanes: u32,
+    /// The SMVP's form (the batch-affine experiments' workgroup and inversion).
+    #[cfg(feature = "experiments")]
+    pub(crate) smvp: crate::experiments::batch_affine::SmvpForm,
     /// Per stage of [`GpuMsm::stages`], in its order: its pipeline and the bind-group layout of its
     /// bindings.
     pipelines: Vec<(wgpu::ComputePipeline, wgpu::BindGroupLayout)>,
@@ -194,6 +207,8 @@ impl GpuMsm {
             constants: self.constants.clone(),
             form: self.form,
             lanes: self.lanes,
+            #[cfg(feature = "experiments")]
+            smvp: self.smvp,
             pipelines: self.pipelines.clone(),
             resources: Mutex::new(None),
             profile,
@@ -202,6 +217,22 @@ impl GpuMsm {
 
     /// The plan an MSM of `n` points would run with `options` on this device.
     pub fn plan(&self, ctx: &GpuContext, n: usize, options: &RunOptions) -> Result<Plan, GpuError> {
+        let packing = Packing {
+            msms: 1,
+            copies: options.precompute.unwrap_or(1),
+        };
+        self.plan_packed(ctx, n, packing, options)
+    }
+
+    /// The plan of `packing.msms` MSMs of `n / msms` points each in one pass, or of one MSM over
+    /// `packing.copies` copies of its points.
+    pub(crate) fn plan_packed(
+        &self,
+        ctx: &GpuContext,
+        n: usize,
+        packing: Packing,
+        options: &RunOptions,
+    ) -> Result<Plan, GpuError> {
         let limit = options
             .max_binding_bytes
             .unwrap_or(u64::MAX)
@@ -216,14 +247,33 @@ impl GpuMsm {
             &self.profile,
             self.lanes,
             self.loop_budget(ctx),
+            packing,
         )
     }
 
     /// What one invocation of this MSM's kernels may run on `ctx`'s device, where its loops are
     /// cut short ([`crate::GpuContext::loop_limit`]).
     pub fn loop_budget(&self, ctx: &GpuContext) -> Option<loops::LoopBudget> {
-        ctx.loop_limit
-            .map(|l| loops::LoopBudget::new(l, &self.constants, self.form, self.lanes))
+        let budget = ctx
+            .loop_limit
+            .map(|l| loops::LoopBudget::new(l, &self.constants, self.form, self.lanes));
+        #[cfg(feature = "experiments")]
+        let budget = budget.map(|b| {
+            let product = 1 + crate::mont_wgsl::product_loop_iterations(&self.constants, self.form);
+            let round = self
+                .smvp
+                .round_inversion_iterations(self.curve, &self.constants, product);
+            b.with_round_inversion(self.lanes, product, round)
+        });
+        budget
+    }
+
+    /// Invocations per workgroup of the level-0 SMVP kernel.
+    pub(crate) fn smvp_workgroup(&self) -> u32 {
+        #[cfg(feature = "experiments")]
+        return self.smvp.workgroup();
+        #[cfg(not(feature = "experiments"))]
+        WORKGROUP_SIZE
     }
 
     /// The stages compiled for `lanes` chunks per level-0 SMVP invocation: [`Stage::ALL`], and
@@ -321,57 +371,92 @@ impl GpuMsm {
         scalars: &[u32],
         options: &RunOptions,
     ) -> Result<MsmOutput, GpuError> {
-        let now: &dyn Fn() -> f64 = &options.clock;
-        let mut host = Vec::new();
-        let mut clock = now();
-        let origin = clock;
-        let mut lap = |phase: &'static str, host: &mut Vec<(&'static str, f64)>| {
-            let t = now();
-            host.push((phase, t - clock));
-            clock = t;
-        };
+        let mut laps = Laps::start(options.clock);
         let n = match points {
             Source::Packed(points) => check_shape(self.curve, points, scalars)?,
             Source::Resident(bases) => bases.check_scalars(self, scalars)?,
         };
-        lap("validate", &mut host);
+        laps.lap("validate");
         let plan = match points {
+            Source::Packed(_) if options.precompute.is_some_and(|c| c != 1) => {
+                return Err(GpuError::Input(
+                    "precomputed copies (RunOptions::precompute) are kept by upload_bases; \
+                     this MSM's points come from the host"
+                        .into(),
+                ));
+            }
             Source::Packed(_) => self.plan(ctx, n, options)?,
             Source::Resident(bases) => bases.plan(self, ctx, options)?,
         };
-        let timestamps = ctx.features.contains(wgpu::Features::TIMESTAMP_QUERY);
-        let timing = match (timestamps, options.stage_timing) {
-            (true, _) => TimingSource::GpuTimestamps,
-            (false, true) => TimingSource::HostWaits,
-            (false, false) => TimingSource::None,
-        };
+        let timing = timing_source(ctx, options);
         if n == 0 {
             return Ok(MsmOutput {
                 result: combine::combine(self.curve, &[], plan.window_bits)?,
                 plan,
                 timing,
                 stages: Vec::new(),
-                host,
+                host: laps.host,
                 host_trace: Vec::new(),
             });
         }
+        let (back, mut trace) = self
+            .execute(ctx, points, scalars, &plan, options, Vec::new(), &mut laps)
+            .await?;
+        if let Some(c) = back.bad_coordinate {
+            return Err(bad_coordinate(c));
+        }
+        if let Some(i) = back.bad_scalar {
+            return Err(GpuError::ScalarOutOfRange { index: i as usize });
+        }
+        let t = trace.start();
+        let result = self.combine_windows(&back.window_words, plan.window_bits)?;
+        trace.end(t, || "combine".into());
+        laps.lap("combine");
+        Ok(MsmOutput {
+            result,
+            plan,
+            timing,
+            stages: back.stages,
+            host: laps.host,
+            host_trace: trace.spans(),
+        })
+    }
+
+    /// Runs the batches of `plan` over `points` and `scalars` (`parts`: converted points copied
+    /// in after the conversion, for packed MSMs over resident bases) and reads back the window
+    /// sums and the input checks. Adds the phases `setup`, `upload` and `gpu` to `laps`.
+    #[allow(clippy::too_many_arguments)]
+    async fn execute<'a>(
+        &'a self,
+        ctx: &'a GpuContext,
+        points: Source<'_>,
+        scalars: &[u32],
+        plan: &Plan,
+        options: &'a RunOptions,
+        parts: Vec<(u64, wgpu::Buffer, u64)>,
+        laps: &mut Laps,
+    ) -> Result<(run::Readback, trace::Trace<'a>), GpuError> {
+        let now: &dyn Fn() -> f64 = &options.clock;
+        let timing = timing_source(ctx, options);
         let scope = ctx.device.push_error_scope(wgpu::ErrorFilter::Validation);
         let timestamps = timing == TimingSource::GpuTimestamps;
-        let resources = self.take_resources(ctx, &plan, timestamps);
-        let trace = trace::Trace::new(now, origin, options.host_trace);
+        let resources = self.take_resources(ctx, plan, timestamps);
+        let trace = trace::Trace::new(now, laps.origin, options.host_trace);
         let mut run = Run::new(ctx, self, resources, timing, now).with_host(
             trace,
             options.upload,
             options.wait_after_upload,
         );
-        lap("setup", &mut host);
+        run.resident_parts = parts;
+        laps.lap("setup");
         let coord_words = 2 * self.curve.coord_words();
         for (i, range) in plan.batch_ranges().into_iter().enumerate() {
             let (start, end) = (range.start, range.end);
             let batch_points = match points {
-                Source::Packed(points) => {
-                    BatchPoints::Packed(&points[start * coord_words..end * coord_words])
-                }
+                Source::Packed(points) => BatchPoints::Packed(
+                    &points[(start * coord_words).min(points.len())
+                        ..(end * coord_words).min(points.len())],
+                ),
                 Source::Resident(bases) => BatchPoints::Resident(bases.chunk(i)),
             };
             run.batch(start, batch_points, &scalars[start * 8..end * 8])
@@ -379,42 +464,70 @@ impl GpuMsm {
         }
         let back = run.finish().await?;
         let upload = run.upload_seconds;
-        let mut trace = std::mem::replace(&mut run.trace, trace::Trace::new(now, origin, false));
+        let mut trace =
+            std::mem::replace(&mut run.trace, trace::Trace::new(now, laps.origin, false));
         self.keep_resources(run.into_resources());
-        lap("gpu", &mut host);
+        laps.lap("gpu");
         // Of that, the host's part of the input copy: its own phase.
-        host.last_mut().expect("gpu phase").1 -= upload;
-        host.insert(host.len() - 1, ("upload", upload));
+        laps.host.last_mut().expect("gpu phase").1 -= upload;
+        let at = laps.host.len() - 1;
+        laps.host.insert(at, ("upload", upload));
         let t = trace.start();
         if let Some(error) = scope.pop().await {
             return Err(GpuError::Validation(error.to_string()));
         }
         trace.end(t, || "error scope".into());
-        if let Some(c) = back.bad_coordinate {
-            return Err(bad_coordinate(c));
-        }
-        if let Some(i) = back.bad_scalar {
-            return Err(GpuError::ScalarOutOfRange { index: i as usize });
-        }
-        let stages = back.stages;
+        Ok((back, trace))
+    }
+
+    /// Σ_j 2^(c·j)·G_j over window sums read back in the shader's limbs (four coordinates of
+    /// `limbs` limbs per window).
+    fn combine_windows(&self, words: &[u32], window_bits: u32) -> Result<AffineOut, GpuError> {
         let w = self.constants.limb_bits;
-        let coords: Vec<Canonical> = back
-            .window_words
+        let coords: Vec<Canonical> = words
             .chunks(self.constants.limbs)
             .map(|l| join_limbs(l, w))
             .collect();
-        let t = trace.start();
-        let result = combine::combine(self.curve, &coords, plan.window_bits)?;
-        trace.end(t, || "combine".into());
-        lap("combine", &mut host);
-        Ok(MsmOutput {
-            result,
-            plan,
-            timing,
-            stages,
-            host,
-            host_trace: trace.spans(),
-        })
+        combine::combine(self.curve, &coords, window_bits)
+    }
+}
+
+/// Where stage times come from on `ctx` with `options`.
+fn timing_source(ctx: &GpuContext, options: &RunOptions) -> TimingSource {
+    let timestamps = ctx.features.contains(wgpu::Features::TIMESTAMP_QUERY);
+    match (timestamps, options.stage_timing) {
+        (true, _) => TimingSource::GpuTimestamps,
+        (false, true) => TimingSource::HostWaits,
+        (false, false) => TimingSource::None,
+    }
+}
+
+/// The host phases of one call ([`MsmOutput::host`]), timed lap by lap.
+pub(super) struct Laps {
+    now: fn() -> f64,
+    /// When the call started (the trace's origin).
+    origin: f64,
+    clock: f64,
+    /// (phase, seconds) so far.
+    host: Vec<(&'static str, f64)>,
+}
+
+impl Laps {
+    fn start(now: fn() -> f64) -> Self {
+        let t = now();
+        Self {
+            now,
+            origin: t,
+            clock: t,
+            host: Vec::new(),
+        }
+    }
+
+    /// Ends the current phase as `phase`.
+    fn lap(&mut self, phase: &'static str) {
+        let t = (self.now)();
+        self.host.push((phase, t - self.clock));
+        self.clock = t;
     }
 }
 

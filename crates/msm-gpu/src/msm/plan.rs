@@ -9,8 +9,12 @@ use crate::field::int64_products;
 use crate::profile::DeviceProfile;
 use fastmsm_mont::LimbConstants;
 
-/// Largest window: 2^(c−1) buckets per window must stay addressable and the bucket buffer small.
-pub const MAX_WINDOW_BITS: u32 = 16;
+/// Largest window. The bucket buffer must still fit one binding (the plan lowers c until it does,
+/// so a browser's 128 MiB keeps c near 15), and a digit's bucket number stays far within the 31
+/// bits beside its sign. Natively, 2^22 and 2^24 points get c = 17 and 19 from the window rule:
+/// fewer windows, hence fewer SMVP additions, for a reduction that stays small beside them
+/// (issue 32; the ledger's entry on the 2^24 frontier).
+pub const MAX_WINDOW_BITS: u32 = 20;
 /// Bounds on K, the entries one SMVP invocation adds: at least 2 so the combine levels shrink,
 /// at most enough that small inputs still spread over many invocations.
 pub const MIN_CHUNK: u32 = 2;
@@ -40,6 +44,30 @@ pub struct Plan {
     pub chunk: u32,
     /// Chunks each level-0 SMVP invocation takes: 1, or the lanes of the batch-affine experiment.
     pub lanes: u32,
+    /// MSMs packed into one pass of each stage ([`crate::msm::GpuMsm::run_batch`]): `n` holds
+    /// `msms` MSMs of `n / msms` points each (the smaller ones padded with zero scalars), each
+    /// with `windows` windows of its own: `msms · windows` virtual windows in all. 1 otherwise.
+    pub msms: u32,
+    /// Copies of every point (precomputed resident bases, [`RunOptions::precompute`]): copy t
+    /// holds 2^(c·windows·t)·P and takes the scalar's digits t·windows to (t + 1)·windows − 1, so
+    /// that the SMVP sees `copies · n` points in `windows` windows. 1 otherwise.
+    pub copies: u32,
+}
+
+/// How points and MSMs share one pass of each stage: `msms` MSMs packed side by side
+/// ([`crate::msm::GpuMsm::run_batch`]), `copies` precomputed copies of every point.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Packing {
+    /// MSMs in the pass, all of the same (padded) size.
+    pub msms: u32,
+    /// Copies of every point (precomputed bases).
+    pub copies: u32,
+}
+
+impl Default for Packing {
+    fn default() -> Self {
+        Self { msms: 1, copies: 1 }
+    }
 }
 
 /// One SMVP pass over a batch: level 0 adds points, levels ≥ 1 combine head slots.
@@ -83,6 +111,18 @@ pub fn default_window_bits(n: usize) -> u32 {
 }
 // ANCHOR_END: window_rule
 
+/// Points 0..n cut into batches: `first` points, then `batch` at a time.
+pub(crate) fn batch_ranges(n: usize, first: usize, batch: usize) -> Vec<std::ops::Range<usize>> {
+    let mut out = Vec::new();
+    let (mut start, mut size) = (0, first);
+    while start < n {
+        let end = (start + size).min(n);
+        out.push(start..end);
+        (start, size) = (end, batch);
+    }
+    out
+}
+
 impl Plan {
     /// The plan with the projective SMVP: one chunk per level-0 invocation.
     pub fn new(
@@ -93,7 +133,21 @@ impl Plan {
         binding_limit: u64,
         profile: &DeviceProfile,
     ) -> Result<Self, GpuError> {
-        Self::with_lanes(curve, constants, n, options, binding_limit, profile, 1, None)
+        let packing = Packing {
+            copies: options.precompute.unwrap_or(1),
+            msms: 1,
+        };
+        Self::with_lanes(
+            curve,
+            constants,
+            n,
+            options,
+            binding_limit,
+            profile,
+            1,
+            None,
+            packing,
+        )
     }
 
     // ANCHOR: plan_new
@@ -102,7 +156,8 @@ impl Plan {
     /// know about the device; `lanes` chunks share a level-0 SMVP invocation (1 but in the
     /// batch-affine experiment); `loops`, on a device that cuts long loops short, what one
     /// invocation may run ([`crate::GpuContext::loop_limit`]): K and the reduction's segments
-    /// stay within it.
+    /// stay within it; `packing`, MSMs side by side (`n` is then all their points) and copies
+    /// of every point (precomputed bases).
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn with_lanes(
         curve: GpuCurve,
@@ -113,7 +168,15 @@ impl Plan {
         profile: &DeviceProfile,
         lanes: u32,
         loops: Option<LoopBudget>,
+        packing: Packing,
     ) -> Result<Self, GpuError> {
+        let Packing { msms, copies } = packing;
+        if msms == 0 || copies == 0 || (msms > 1 && copies > 1) {
+            return Err(GpuError::Input(format!(
+                "{msms} MSMs of {copies} copies each in one pass: at least one of each, and \
+                 precomputed copies only for one MSM"
+            )));
+        }
         let RunOptions {
             window_bits,
             chunk,
@@ -129,13 +192,21 @@ impl Plan {
         }
         let limbs = constants.limbs;
         let point_bytes = 4 * 4 * limbs as u64; // four coordinates of u32 limbs
-        // One more bit than r: a signed digit may carry out of the top window.
-        let windows_of = |c: u32| (bit_length(&curve.scalar_modulus()) + 1).div_ceil(c);
-        let bucket_bytes_of = |c: u32| windows_of(c) as u64 * ((1u64 << (c - 1)) + 1) * point_bytes;
+        // One more bit than r: a signed digit may carry out of the top window. With copies, each
+        // copy takes `windows_of(c)` of the scalar's windows.
+        let windows_of = |c: u32| {
+            (bit_length(&curve.scalar_modulus()) + 1)
+                .div_ceil(c)
+                .div_ceil(copies)
+        };
+        let bucket_bytes_of =
+            |c: u32| (msms * windows_of(c)) as u64 * ((1u64 << (c - 1)) + 1) * point_bytes;
+        // Each virtual window sees every copy of one MSM's points.
+        let window_points = n / msms as usize * copies as usize;
         let c = match window_bits {
             Some(c) => c,
             None => {
-                let mut c = default_window_bits(n);
+                let mut c = default_window_bits(window_points);
                 while c > 4 && bucket_bytes_of(c) > binding_limit {
                     c -= 1;
                 }
@@ -149,12 +220,16 @@ impl Plan {
             )));
         }
         let windows = windows_of(c);
+        // Windows the passes after `scatter` see: each MSM's own, side by side.
+        let virtual_windows = msms * windows;
+        // Digits (and SMVP entries at most) per point of the input: every copy's windows.
+        let digits = copies * windows;
         let buckets = 1u32 << (c - 1);
         let bucket_bytes = bucket_bytes_of(c);
         if bucket_bytes > binding_limit {
             return Err(GpuError::LimitExceeded {
                 what: format!(
-                    "the buckets of {windows} windows of {c} bits ({})",
+                    "the buckets of {virtual_windows} windows of {c} bits ({})",
                     curve.name()
                 ),
                 needed: bucket_bytes,
@@ -166,7 +241,14 @@ impl Plan {
             && profile.two_batches_from.is_some_and(|from| n >= from)
             // In a browser `writeBuffer` copies the input at once: nothing to overlap.
             && !cfg!(target_arch = "wasm32");
-        let first_batch = if default_split {
+        // From four times that size, an eighth first and the rest in three batches: the host
+        // copies a point about 2.5 times faster than the GPU adds it up (at 2^24 on the H100: 73
+        // ms of copy against 185 ms of stages), so a quarter first left the GPU idle for the
+        // first quarter's copy and again while the three quarters after it were copied.
+        let many_batches = default_split && profile.two_batches_from.is_some_and(|f| n >= 4 * f);
+        let first_batch = if many_batches {
+            Some(n / 8 / 64 * 64)
+        } else if default_split {
             Some(n / 4 / 64 * 64)
         } else {
             first_batch
@@ -180,6 +262,9 @@ impl Plan {
             }
             Some(b) if b < n => b / 64 * 64,
             Some(_) => n.max(1),
+            None if many_batches => (n - first_batch.unwrap_or(0))
+                .div_ceil(3)
+                .next_multiple_of(64),
             // The rest after the first batch, in one batch.
             None if first_batch.is_some_and(|f| f < n) => {
                 (n - first_batch.unwrap_or(0)).next_multiple_of(64)
@@ -196,7 +281,7 @@ impl Plan {
         let wave = profile.smvp_wave(limbs) * lanes as usize;
         // On a device that cuts loops short, K is also bounded by what one invocation may run.
         let loop_chunk = match loops {
-            Some(budget) => Some(budget.max_chunk(windows).ok_or_else(|| {
+            Some(budget) => Some(budget.max_chunk(virtual_windows).ok_or_else(|| {
                 GpuError::LimitExceeded {
                     what: format!(
                         "loop iterations of one SMVP invocation ({} lane(s) for {} at {}-bit limbs)",
@@ -220,7 +305,7 @@ impl Plan {
             )));
         }
         let one_wave = |b: usize| {
-            let k = (b.max(1) * windows as usize)
+            let k = (b.max(1) * digits as usize)
                 .div_ceil(wave)
                 .clamp(lo as usize, hi as usize) as u32;
             k.min(loop_chunk.unwrap_or(u32::MAX))
@@ -229,17 +314,18 @@ impl Plan {
         // Bytes per point of the largest per-batch buffer: Montgomery coordinates, a digit per
         // window, or the SMVP head slots (one point per K entries per window; one more per window
         // is checked below).
-        let heads = (windows as u64 * point_bytes).div_ceil(chunk as u64);
-        let per_point = (2 * 4 * limbs as u64)
+        let heads = (digits as u64 * point_bytes).div_ceil(chunk as u64);
+        let per_point = (2 * 4 * limbs as u64 * copies as u64)
             .max(2 * 4 * curve.coord_words() as u64)
-            .max(4 * windows as u64)
+            .max(4 * digits as u64)
             .max(heads);
         let fit = (binding_limit / per_point) as usize;
         // Multiples of 64 points keep batch boundaries aligned for any binding offset rule.
         let mut batch = if wanted <= fit { wanted } else { fit / 64 * 64 };
         // smvp's chunks: ⌈bW/K⌉ plus one per window for rounding, a head slot each.
         let head_bytes = |b: usize, k: u32| {
-            ((b * windows as usize).div_ceil(k as usize) + windows as usize) as u64 * point_bytes
+            ((b * digits as usize).div_ceil(k as usize) + virtual_windows as usize) as u64
+                * point_bytes
         };
         while batch > 0 && head_bytes(batch, chunk) > binding_limit {
             batch = (batch - 1) / 64 * 64;
@@ -303,7 +389,7 @@ impl Plan {
             Some(s) => s,
             None => reduction_segments(
                 profile,
-                windows,
+                virtual_windows,
                 buckets,
                 int64_products(constants.limb_bits),
             )
@@ -311,14 +397,14 @@ impl Plan {
         };
         // The combine levels: F slots per invocation, each found by a walk over the windows and
         // at most 32 levels (F^32 slots), far within any limit seen; checked all the same.
-        if let Some(budget) = loops.filter(|b| !b.combine_fits(windows, 32)) {
+        if let Some(budget) = loops.filter(|b| !b.combine_fits(virtual_windows, 32)) {
             return Err(GpuError::LimitExceeded {
                 what: "loop iterations of one SMVP combine invocation".into(),
-                needed: (FAN_IN * (windows + 67 + budget.per_addition)) as u64,
+                needed: (FAN_IN * (virtual_windows + 67 + budget.per_addition)) as u64,
                 limit: budget.limit as u64,
             });
         }
-        let partial_bytes = windows as u64 * segments as u64 * point_bytes;
+        let partial_bytes = virtual_windows as u64 * segments as u64 * point_bytes;
         debug_assert!(partial_bytes <= bucket_bytes);
         Ok(Self {
             n,
@@ -330,9 +416,22 @@ impl Plan {
             segments,
             chunk,
             lanes,
+            msms,
+            copies,
         })
     }
     // ANCHOR_END: plan_new
+
+    /// Windows the passes from `prefix` on see: every packed MSM's own.
+    pub fn virtual_windows(&self) -> u32 {
+        self.msms * self.windows
+    }
+
+    /// The shaders' `params.n` for a batch of `n` input points: the points one MSM's window
+    /// holds, every copy counted.
+    pub fn stride(&self, n: usize) -> u32 {
+        (n / self.msms as usize * self.copies as usize) as u32
+    }
 
     /// How many batches the points are split into (the length of [`Plan::batch_ranges`]).
     pub fn batches(&self) -> usize {
@@ -341,14 +440,7 @@ impl Plan {
 
     /// The points of each batch, in order: `first_batch`, then `batch` at a time.
     pub fn batch_ranges(&self) -> Vec<std::ops::Range<usize>> {
-        let mut out = Vec::new();
-        let (mut start, mut size) = (0, self.first_batch);
-        while start < self.n {
-            let end = (start + size).min(self.n);
-            out.push(start..end);
-            (start, size) = (end, self.batch);
-        }
-        out
+        batch_ranges(self.n, self.first_batch, self.batch)
     }
 
     /// T for a batch of `n` points: ⌈bW/K⌉ for the plan's batch b, the chunks of K entries when
@@ -357,8 +449,9 @@ impl Plan {
     /// batch still fills its wave; rounding each window up adds at most one chunk per window.
     /// Never more than ⌈nW/MIN_CHUNK⌉, so full windows keep K ≥ MIN_CHUNK.
     pub fn smvp_threads(&self, n: usize) -> u32 {
-        let full = (self.batch * self.windows as usize).div_ceil(self.chunk as usize);
-        let least_chunks = (n * self.windows as usize).div_ceil(MIN_CHUNK as usize);
+        let digits = (self.copies * self.windows) as usize;
+        let full = (self.batch * digits).div_ceil(self.chunk as usize);
+        let least_chunks = (n * digits).div_ceil(MIN_CHUNK as usize);
         full.min(least_chunks).max(1) as u32
     }
 
@@ -368,7 +461,7 @@ impl Plan {
     /// ℓ, and one slot per invocation of level ℓ. A level is needed while a bucket can still have
     /// two slots.
     pub fn smvp_passes(&self, n: usize) -> Vec<SmvpPass> {
-        let chunks = self.smvp_threads(n) + self.windows;
+        let chunks = self.smvp_threads(n) + self.virtual_windows();
         let mut passes = vec![SmvpPass {
             level: 0,
             invocations: chunks,

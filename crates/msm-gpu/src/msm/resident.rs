@@ -9,7 +9,9 @@
 
 use core::marker::PhantomData;
 
+use super::curve::bit_length;
 use super::points::Layout;
+use super::precompute;
 use super::run::Run;
 use super::{
     GpuCurve, GpuMsm, MsmOutput, Plan, Resources, RunOptions, Source, TimingSource, bad_coordinate,
@@ -25,6 +27,11 @@ pub(super) struct Resident {
     /// The batches the upload cut the points into (the plan's `batch` and `first_batch`).
     batch: usize,
     first_batch: usize,
+    /// Copies of every point (precomputed multiples, [`RunOptions::precompute`]): batch i's
+    /// chunk holds them one after another, copy t at t·(the batch's points).
+    copies: u32,
+    /// The window size the copies were computed for (their multiples are 2^(c·g·t)).
+    window_bits: u32,
     chunks: Vec<wgpu::Buffer>,
 }
 
@@ -32,7 +39,7 @@ pub(super) struct Resident {
 /// whose MSMs take that type's scalars, or `u32` for bases uploaded packed, whose MSMs take packed
 /// scalars. The device memory is freed when the value is dropped.
 pub struct Bases<L> {
-    inner: Resident,
+    pub(super) inner: Resident,
     _layout: PhantomData<fn() -> L>,
 }
 
@@ -43,6 +50,7 @@ impl<A> core::fmt::Debug for Bases<A> {
             .field("points", &self.inner.n)
             .field("limb_bits", &self.inner.limb_bits)
             .field("batches", &self.inner.chunks.len())
+            .field("copies", &self.inner.copies)
             .finish()
     }
 }
@@ -62,12 +70,38 @@ impl<A> Bases<A> {
     pub fn curve(&self) -> GpuCurve {
         self.inner.curve
     }
+
+    /// Copies of every point kept: 1, or the precomputed multiples asked for
+    /// ([`RunOptions::precompute`]).
+    pub fn copies(&self) -> u32 {
+        self.inner.copies
+    }
+
+    /// Bytes of device memory the points take (every copy).
+    pub fn device_bytes(&self) -> u64 {
+        self.inner.chunks.iter().map(|c| c.size()).sum()
+    }
 }
 
 impl Resident {
     /// The converted points of batch `i`.
     pub(super) fn chunk(&self, i: usize) -> &wgpu::Buffer {
         &self.chunks[i]
+    }
+
+    /// Every batch's converted points, in order.
+    pub(super) fn chunks(&self) -> &[wgpu::Buffer] {
+        &self.chunks
+    }
+
+    /// The points of each batch: the first batch, then the others.
+    pub(super) fn ranges(&self) -> Vec<std::ops::Range<usize>> {
+        super::plan::batch_ranges(self.n, self.first_batch, self.batch)
+    }
+
+    /// Copies of every point kept (1: none precomputed).
+    pub(super) fn copies(&self) -> u32 {
+        self.copies
     }
 
     /// n for packed `scalars` against these bases, if they suit `msm` and have as many scalars.
@@ -101,9 +135,29 @@ impl Resident {
         ctx: &GpuContext,
         options: &RunOptions,
     ) -> Result<Plan, GpuError> {
+        if options.precompute.is_some_and(|c| c != self.copies) {
+            return Err(GpuError::BasesMismatch(format!(
+                "keep {} copies of every point; RunOptions::precompute names no other count for \
+                 their MSMs",
+                self.copies
+            )));
+        }
+        // Precomputed copies hold multiples for the window size they were made for.
+        let window_bits = match options.window_bits {
+            Some(c) if self.copies > 1 && c != self.window_bits => {
+                return Err(GpuError::BasesMismatch(format!(
+                    "were precomputed for {}-bit windows, these options ask for {c}",
+                    self.window_bits
+                )));
+            }
+            _ if self.copies > 1 => Some(self.window_bits),
+            chosen => chosen,
+        };
         let options = RunOptions {
             batch: Some(self.batch),
             first_batch: (self.first_batch < self.n).then_some(self.first_batch),
+            precompute: Some(self.copies),
+            window_bits,
             ..*options
         };
         let plan = msm.plan(ctx, self.n, &options)?;
@@ -125,7 +179,9 @@ impl GpuMsm {
     /// [`GpuMsm::run_batch`]). The points are kept in the batches of the plan of n points with
     /// `options` (its `batch`, `first_batch` and `max_binding_bytes`); the MSMs over them run in
     /// those batches. Packed points (`&[u32]`) give bases whose MSMs take packed scalars; their
-    /// coordinates at or above p are refused ([`GpuError::CoordinateOutOfRange`]).
+    /// coordinates at or above p are refused ([`GpuError::CoordinateOutOfRange`]). With
+    /// `options.precompute`, every point's multiples are computed here too and kept beside it
+    /// (that many times the memory, [`Bases::device_bytes`]), for the plan's window size.
     ///
     /// ```no_run
     /// use ark_bn254::{Fr, G1Affine, G1Projective};
@@ -153,8 +209,27 @@ impl GpuMsm {
     ) -> Result<Bases<L>, GpuError> {
         let points = L::pack_points(self.curve, points)?;
         let n = count_points(self.curve, &points)?;
+        let copies = options.precompute.unwrap_or(1);
+        if !(1..=precompute::MAX_COPIES).contains(&copies) {
+            return Err(GpuError::Input(format!(
+                "{copies} precomputed copies of each base: supported 1..={}",
+                precompute::MAX_COPIES
+            )));
+        }
         let plan = self.plan(ctx, n, options)?;
-        let point_bytes = (2 * self.constants.limbs * 4) as u64;
+        // Copy t takes the scalar's windows t·g..; one past the last window would hold nothing.
+        let all_windows = (bit_length(&self.curve.scalar_modulus()) + 1).div_ceil(plan.window_bits);
+        if (copies - 1) * plan.windows >= all_windows {
+            return Err(GpuError::Input(format!(
+                "{copies} precomputed copies of {} windows of {} bits each: the scalars have {} \
+                 windows, so copies past the {}th would stay unused",
+                plan.windows,
+                plan.window_bits,
+                all_windows,
+                all_windows.div_ceil(plan.windows)
+            )));
+        }
+        let point_bytes = (2 * self.constants.limbs * 4) as u64 * copies as u64;
         let ranges = if n == 0 {
             Vec::new()
         } else {
@@ -166,7 +241,8 @@ impl GpuMsm {
                 ctx.device.create_buffer(&wgpu::BufferDescriptor {
                     label: Some("resident bases"),
                     size: r.len() as u64 * point_bytes,
-                    usage: wgpu::BufferUsages::STORAGE,
+                    // COPY_SRC: run_batch copies them into a pass shared with other MSMs.
+                    usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC,
                     mapped_at_creation: false,
                 })
             })
@@ -191,6 +267,11 @@ impl GpuMsm {
             if let Some(c) = bad? {
                 return Err(bad_coordinate(c));
             }
+            if copies > 1 {
+                let doublings = plan.window_bits * plan.windows;
+                self.precompute_copies(ctx, &chunks, &ranges, copies, doublings)
+                    .await?;
+            }
         }
         Ok(Bases {
             inner: Resident {
@@ -199,6 +280,8 @@ impl GpuMsm {
                 n,
                 batch: plan.batch,
                 first_batch: plan.first_batch,
+                copies,
+                window_bits: plan.window_bits,
                 chunks,
             },
             _layout: PhantomData,

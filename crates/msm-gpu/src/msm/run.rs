@@ -27,17 +27,19 @@ impl Varying {
         Params {
             n: self.n,
             base: self.base,
-            windows: plan.windows,
+            windows: plan.virtual_windows(),
             window_bits: plan.window_bits,
             buckets: plan.buckets,
             segments: plan.segments,
-            threads: plan.smvp_threads(self.n as usize),
+            // `n` is the stride: the batch's input points are n·msms/copies.
+            threads: plan.smvp_threads(self.n as usize * plan.msms as usize / plan.copies as usize),
+            msm_windows: plan.windows,
+            copies: plan.copies,
             fan_in: FAN_IN,
             level: self.level,
             chunks: self.chunks,
             stride: self.stride,
             add_steps: ADD_STEPS,
-            ..Params::default()
         }
     }
 }
@@ -67,7 +69,13 @@ impl Resources {
     pub(super) fn new(ctx: &GpuContext, msm: &GpuMsm, plan: &Plan, timestamps: bool) -> Self {
         let limbs = msm.constants.limbs;
         let point_words = 4 * limbs;
-        let (batch, windows, buckets) = (plan.batch, plan.windows as usize, plan.buckets as usize);
+        let (batch, windows, buckets) = (
+            plan.batch,
+            plan.virtual_windows() as usize,
+            plan.buckets as usize,
+        );
+        // Digits and SMVP entries: one per window of every copy of each point.
+        let digits = (plan.copies * plan.windows) as usize;
         let align = ctx.limits.min_storage_buffer_offset_alignment as u64;
         let records = records(plan);
         let record_bytes = Params::BYTES.next_multiple_of(align);
@@ -90,9 +98,10 @@ impl Resources {
                 let (words, usage) = match b {
                     Binding::Params => (records.len() * record_bytes as usize / 4, copy_dst),
                     Binding::PointsIn => (batch * 2 * msm.curve.coord_words(), copy_dst),
-                    Binding::Points => (batch * 2 * limbs, none),
+                    // COPY_DST: packed MSMs over resident bases are copied in (run_batch).
+                    Binding::Points => (batch * 2 * limbs, copy_dst),
                     Binding::Scalars => (batch * 8, copy_dst),
-                    Binding::Digits | Binding::Entries => (windows * batch, none),
+                    Binding::Digits | Binding::Entries => (digits * batch, none),
                     Binding::Counts => (windows * (buckets + 1), copy_dst),
                     Binding::Offsets => (windows * (buckets + 2), none),
                     Binding::Buckets => (windows * (buckets + 1) * point_words, none),
@@ -257,13 +266,13 @@ fn records(plan: &Plan) -> Vec<Varying> {
         }
     };
     for range in plan.batch_ranges() {
-        let (n, base) = (range.len() as u32, range.start as u32);
+        let (n, base) = (plan.stride(range.len()), range.start as u32);
         add(Varying {
             n,
             base,
             ..Default::default()
         });
-        for pass in plan.smvp_passes(n as usize) {
+        for pass in plan.smvp_passes(range.len()) {
             add(Varying {
                 n,
                 base,
@@ -324,6 +333,9 @@ pub(super) struct Run<'a> {
     pub(super) trace: Trace<'a>,
     /// How the input goes up, and whether to wait for it on the GPU (a diagnostic).
     upload: (UploadPath, bool),
+    /// Converted points copied into the batch's points after its conversion (byte offset there,
+    /// source, bytes): MSMs over resident bases packed beside host ones (GpuMsm::run_batch).
+    pub(super) resident_parts: Vec<(u64, wgpu::Buffer, u64)>,
 }
 
 impl<'a> Run<'a> {
@@ -352,6 +364,7 @@ impl<'a> Run<'a> {
             points: None,
             trace: Trace::new(now, 0.0, false),
             upload: (UploadPath::Auto, false),
+            resident_parts: Vec::new(),
         }
     }
 
@@ -475,13 +488,14 @@ impl<'a> Run<'a> {
     ) -> Result<(), GpuError> {
         let (n, base) = ((scalars.len() / 8) as u32, base as u32);
         let plan = self.res.plan;
+        let windows = plan.virtual_windows();
         let groups = |threads: usize| (threads as u32).div_ceil(WORKGROUP_SIZE);
         if base == 0 {
             self.pass(
                 Stage::InitBuckets,
                 Varying::default(),
                 false,
-                groups(plan.windows as usize * (plan.buckets as usize + 1)),
+                groups(windows as usize * (plan.buckets as usize + 1)),
             )
             .await?;
         }
@@ -490,8 +504,10 @@ impl<'a> Run<'a> {
             self.res.buffer(Binding::PointsIn).clone(),
             self.res.buffer(Binding::Scalars).clone(),
         );
+        // Every pass's `params.n` is the stride of one MSM's window (see Plan::stride).
+        let stride = plan.stride(n as usize);
         let p = Varying {
-            n,
+            n: stride,
             base,
             ..Default::default()
         };
@@ -504,8 +520,19 @@ impl<'a> Run<'a> {
                 .await?;
                 self.upload_seconds += (self.now)() - start;
                 self.points = None;
-                self.pass(Stage::ConvertPoints, p, false, groups(n as usize))
-                    .await?;
+                // All the batch's points, or (run_batch) those of its host MSMs, which come first.
+                let converted = points.len() / (2 * self.msm.curve.coord_words());
+                if converted > 0 {
+                    self.pass(Stage::ConvertPoints, p, false, groups(converted))
+                        .await?;
+                }
+                // Packed MSMs over resident bases: their converted points, where the batch
+                // holds them (GpuMsm::run_batch).
+                let dst = self.res.buffer(Binding::Points).clone();
+                for (offset, src, bytes) in std::mem::take(&mut self.resident_parts) {
+                    self.encoder()
+                        .copy_buffer_to_buffer(&src, 0, &dst, offset, bytes);
+                }
             }
             BatchPoints::Resident(converted) => {
                 self.upload(&[("scalars", &scalars_in, scalars)]).await?;
@@ -517,8 +544,10 @@ impl<'a> Run<'a> {
         self.encoder().clear_buffer(&counts, 0, None);
         self.pass(Stage::Decompose, p, false, groups(n as usize))
             .await?;
-        self.pass(Stage::Prefix, p, false, plan.windows).await?;
-        self.pass(Stage::Scatter, p, false, groups(n as usize))
+        self.pass(Stage::Prefix, p, false, windows).await?;
+        // One scatter invocation per point the SMVP sees: every copy of each input point.
+        let points_seen = n as usize * plan.copies as usize;
+        self.pass(Stage::Scatter, p, false, groups(points_seen))
             .await?;
         // Only the batch-affine experiment runs more than one lane per invocation.
         let affine = cfg!(feature = "experiments") && plan.lanes > 1;
@@ -535,24 +564,29 @@ impl<'a> Run<'a> {
                 _ => Stage::SmvpCombine,
             };
             let params = Varying {
-                n,
+                n: stride,
                 base,
                 level: pass.level,
                 chunks: pass.invocations,
                 stride: 0,
+            };
+            // The level-0 kernel's workgroups: the batch-affine experiments may size their own.
+            let size = match pass.level {
+                0 => self.msm.smvp_workgroup(),
+                _ => WORKGROUP_SIZE,
             };
             // Level ℓ writes heads B when ℓ is even, A when odd, and reads the other.
             self.pass(
                 stage,
                 params,
                 pass.level % 2 == 1,
-                groups(plan.smvp_invocations(&pass) as usize),
+                plan.smvp_invocations(&pass).div_ceil(size),
             )
             .await?;
             #[cfg(feature = "experiments")]
             if affine && pass.level == 0 {
                 // Before the combine levels read the buckets that runs began in.
-                let slots = plan.windows as usize * (plan.buckets as usize + 1);
+                let slots = windows as usize * (plan.buckets as usize + 1);
                 self.pass(Stage::BucketMerge, p, false, groups(slots))
                     .await?;
             }
@@ -575,7 +609,7 @@ impl<'a> Run<'a> {
         self.upload(&[("points", &points_in, points)]).await?;
         self.points = Some(out.clone());
         let p = Varying {
-            n: n as u32,
+            n: self.res.plan.stride(n),
             base: base as u32,
             ..Default::default()
         };
@@ -600,7 +634,10 @@ impl<'a> Run<'a> {
 
     /// Reduction and fold, then one read-back of the checks, the window sums and the stage times.
     pub(super) async fn finish(&mut self) -> Result<Readback, GpuError> {
-        let (windows, segments) = (self.res.plan.windows as usize, self.res.plan.segments);
+        let (windows, segments) = (
+            self.res.plan.virtual_windows() as usize,
+            self.res.plan.segments,
+        );
         let none = Varying::default();
         self.pass(
             Stage::Reduce,
