@@ -35,7 +35,7 @@ fn main() {
     // One library per translation unit: with several CUDA files in one build, cc compiles
     // relocatable device code and links it, where sppark's headers expect one program per file.
     // The device file last: the curves' objects call into it.
-    for unit in ["bls12_377", "bn254", "device"] {
+    for unit in ["bls12_377", "bls12_381", "bn254", "device"] {
         cc::Build::new()
             .cuda(true)
             // cudart_static is named below, once, after every library that needs it.

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds .bin/sppark-bench: supranational's sppark MSM (the `sppark` crate's CUDA sources) for
-# BLS12-377 and BN254 behind our Rust driver, for NVIDIA sm_90/sm_90a (H100, H200), with the CUDA
+# BLS12-377, BLS12-381 and BN254 behind our Rust driver, for NVIDIA sm_90/sm_90a (H100, H200), with the CUDA
 # runtime linked statically so that the GPU machine needs only its driver (libcuda.so.1).
 #
 # No CUDA toolkit is assumed: nvcc, the runtime's headers and libcudart_static.a come from NVIDIA's

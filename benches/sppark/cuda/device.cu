@@ -1,6 +1,6 @@
 // The CUDA device as the driver sees it, page-locked host memory, and sppark's table of usable GPUs
 // (select_gpu, gpu_props, ...: util/all_gpus.cpp, which the Pippenger code calls into; compiled once
-// here for both curves' translation units).
+// here for every curve's translation unit).
 #include <cuda.h>
 #include <cstdio>
 #include <cstring>

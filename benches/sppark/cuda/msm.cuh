@@ -1,11 +1,11 @@
-// One curve's C interface to sppark's Pippenger MSM, for the Rust driver (src/sppark.rs). Included by
-// bls12_377.cu and bn254.cu, each after defining CURVE (the suffix of the exported names) and the
-// sppark field types fp_t and fr_t. sppark's kernels declare their dynamic shared memory with one
-// type per curve, so each curve needs a translation unit of its own.
+// One curve's C interface to sppark's Pippenger MSM, for the Rust driver (src/sppark.rs). Included
+// by bls12_377.cu, bls12_381.cu and bn254.cu, each after defining CURVE (the suffix of the exported
+// names) and the sppark field types fp_t and fr_t. sppark's kernels declare their dynamic shared
+// memory with one type per curve, so each curve needs a translation unit of its own.
 //
 // Data contract (checked on the CPU by `fastmsm_sppark_host_msm_*` against arkworks, src/selfcheck.rs):
 //   points:  n affine points, x then y, each coordinate little-endian 64-bit limbs in Montgomery
-//            form with R = 2^(64*limbs): the in-memory form of arkworks' Fq for both curves;
+//            form with R = 2^(64*limbs): the in-memory form of arkworks' Fq for every curve;
 //   scalars: n canonical (not Montgomery) little-endian 4 x 64-bit words, each below r;
 //   result:  a Jacobian point X, Y, Z in the same Montgomery form, Z = 0 for the identity.
 
@@ -26,7 +26,7 @@ typedef fr_t scalar_t;
 #define FASTMSM_JOIN(a, b) FASTMSM_JOIN2(a, b)
 #define FASTMSM_NAME(stem) FASTMSM_JOIN(stem, CURVE)
 
-// sppark's digit-sorting kernels (msm/sort.cuh) are plain functions, not templates: both curves'
+// sppark's digit-sorting kernels (msm/sort.cuh) are plain functions, not templates: every curve's
 // objects would define them. Each curve gets its own copy in a namespace of its own, included here
 // after what pippenger.cuh includes before it; pippenger.cuh's own include of it is then skipped.
 #include <cooperative_groups.h>

@@ -2,11 +2,11 @@
 
 use crate::inputs::PATTERNS;
 
-pub const USAGE: &str = "usage: sppark-bench --out FILE|DIR [--curves bls12-377,bn254] [--log-n 16,18,20,22] \
+pub const USAGE: &str = "usage: sppark-bench --out FILE|DIR [--curves bls12-377,bls12-381,bn254] [--log-n 16,18,20,22] \
 [--memory pageable,pinned[,resident]] [--patterns uniform] [--reps 7] [--warm-up-seconds 1] [--commit C] [--date D]\n       \
 sppark-bench --self-check";
 
-pub const CURVES: [&str; 2] = ["bls12-377", "bn254"];
+pub const CURVES: [&str; 3] = ["bls12-377", "bls12-381", "bn254"];
 /// pageable, pinned: host arrays in ordinary or page-locked memory; resident: points uploaded once,
 /// only the scalars sent per MSM (not in the default list).
 pub const MEMORY: [&str; 3] = ["pageable", "pinned", "resident"];
@@ -112,9 +112,9 @@ mod tests {
     #[test]
     fn bad_values_are_named() {
         assert!(
-            run(&["--out", "x", "--curves", "bls12-381"])
+            run(&["--out", "x", "--curves", "bls12-381,bw6-761"])
                 .unwrap_err()
-                .contains("bls12-381")
+                .contains("bw6-761")
         );
         assert!(
             run(&["--out", "x", "--log-n", "20,abc"])

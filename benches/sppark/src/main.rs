@@ -2,7 +2,7 @@
 //! GPU benchmark, every run checked against arkworks, from ordinary (pageable) and from pinned host
 //! memory. Writes results JSON in the schema of benches/README.md. Built by benches/sppark/build.sh.
 //!
-//! usage: sppark-bench --out FILE|DIR [--curves bls12-377,bn254] [--log-n 16,18,20,22]
+//! usage: sppark-bench --out FILE|DIR [--curves bls12-377,bls12-381,bn254] [--log-n 16,18,20,22]
 //!        [--memory pageable,pinned[,resident]] [--patterns uniform] [--reps 7] [--commit C] [--date D]
 //!        sppark-bench --self-check   (no GPU needed: sppark's host arithmetic against arkworks)
 //! With a directory, the file is DIR/gpu-msm-sppark-<device>.json.
@@ -33,7 +33,7 @@ fn main() -> ExitCode {
     }
     if args.self_check_only {
         println!(
-            "sppark-bench: self-check passed (BLS12-377, BN254: sppark's host arithmetic on the benchmark's arrays equals arkworks)"
+            "sppark-bench: self-check passed (BLS12-377, BLS12-381, BN254: sppark's host arithmetic on the benchmark's arrays equals arkworks)"
         );
         return ExitCode::SUCCESS;
     }

@@ -1,4 +1,4 @@
-//! The C interface of cuda/*.cu (sppark's MSM, the CUDA device, page-locked memory) and the two
+//! The C interface of cuda/*.cu (sppark's MSM, the CUDA device, page-locked memory) and the
 //! curves' data layout: arkworks' points and scalars in the form sppark reads, its Jacobian result
 //! back into an arkworks point.
 
@@ -87,6 +87,37 @@ unsafe extern "C" {
         scalars: *const u64,
     );
     fn fastmsm_sppark_host_msm_bn254(
+        out: *mut u64,
+        points: *const u64,
+        n: usize,
+        scalars: *const u64,
+    );
+    fn fastmsm_sppark_field_bytes_bls12_381() -> usize;
+    fn fastmsm_sppark_msm_bls12_381(
+        out: *mut u64,
+        points: *const u64,
+        n: usize,
+        scalars: *const u64,
+        msg: *mut c_char,
+        cap: usize,
+    ) -> i32;
+    fn fastmsm_sppark_bases_new_bls12_381(
+        points: *const u64,
+        n: usize,
+        handle: *mut *mut c_void,
+        msg: *mut c_char,
+        cap: usize,
+    ) -> i32;
+    fn fastmsm_sppark_bases_msm_bls12_381(
+        handle: *mut c_void,
+        out: *mut u64,
+        n: usize,
+        scalars: *const u64,
+        msg: *mut c_char,
+        cap: usize,
+    ) -> i32;
+    fn fastmsm_sppark_bases_free_bls12_381(handle: *mut c_void);
+    fn fastmsm_sppark_host_msm_bls12_381(
         out: *mut u64,
         points: *const u64,
         n: usize,
@@ -381,6 +412,18 @@ curve!(
     fastmsm_sppark_bases_new_bls12_377,
     fastmsm_sppark_bases_msm_bls12_377,
     fastmsm_sppark_bases_free_bls12_377
+);
+curve!(
+    Bls12_381,
+    ark_bls12_381::g1::Config,
+    "bls12-381",
+    6,
+    fastmsm_sppark_field_bytes_bls12_381,
+    fastmsm_sppark_msm_bls12_381,
+    fastmsm_sppark_host_msm_bls12_381,
+    fastmsm_sppark_bases_new_bls12_381,
+    fastmsm_sppark_bases_msm_bls12_381,
+    fastmsm_sppark_bases_free_bls12_381
 );
 curve!(
     Bn254,
