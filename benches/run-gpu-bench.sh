@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Runs on the GPU machine, from the project root, after `make gpu-bench-bin` here and a copy of
 # .gl/ and .bin/ there. Unpacks the Vulkan loader, points it at NVIDIA's driver, runs the
-# benchmarks named by the argument (all|msm|profile|resident|upload|stats|mont|first; default all) and writes
-# the results JSON into $OUT (default: benches/results).
+# benchmarks named by the argument (all|msm|profile|resident|upload|stats|mont|first; default all;
+# `speed`, or its halves `speed-ours` and `speed-sppark`, not part of all; `speed` and
+# `speed-sppark` need .bin/sppark-bench from `make sppark-bin` too) and writes the results JSON
+# into $OUT (default: benches/results).
 set -euo pipefail
 for f in .gl/*.deb; do dpkg -x "$f" /; done
 ldconfig
@@ -12,7 +14,8 @@ device=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1 | tr 'A-Z '
 what=${1:-all}
 # `profile`: the default plan from a calibration made in the same process against the plan tuned on
 # the H200 (the `h200` device profile), BN254 and BLS12-377 at each width the profile picks.
-stamp=(--commit "$(cat .bin/COMMIT)" --date "$(date -u +%Y-%m-%dT%H:%M:%SZ)")
+# DATE: the stamp of runs made by separate calls that belong together (speed-ours, speed-sppark).
+stamp=(--commit "$(cat .bin/COMMIT)" --date "${DATE:-$(date -u +%Y-%m-%dT%H:%M:%SZ)}")
 if [[ $what == all || $what == msm ]]; then
   # Uniform scalars at every size on the portable widths (32-bit integers only, what a browser
   # runs: 15 bits, its default, and 13, the width issue 7 names) and on the native default (0:
@@ -47,6 +50,38 @@ if [[ $what == all || $what == first ]]; then
   # with empty caches (driver shader caches and profile cache), then with the driver's cache a
   # first run left; and one calibration per curve (its default budget).
   ./.bin/first_call --reps 3 "${stamp[@]}" --out "$out/gpu-first-call-$device.json"
+fi
+if [[ $what == speed* ]]; then
+  # Issue 32 in one call (or two, speed-ours then speed-sppark, with the same DATE), ours and sppark
+  # with the same date stamp, which the results chapter pairs them by: three curves at 2^16..2^24
+  # on the native default width, the default projective SMVP beside two batch-affine forms (16
+  # lanes per invocation, inversions shared by a workgroup of 256: Fermat's and the divstep one),
+  # bases resident plain and with 2 and 4 precomputed copies, and 32 MSMs of 2^14 in one run_batch
+  # call against 32 calls; 2^22 and 2^24 again with c = 16, the window cap before this round,
+  # beside the default's c = 17 and 19 (an experiment file: the windows' effect alone); then sppark
+  # from pageable, pinned and resident memory on the same inputs. Ours runs with the named profile
+  # of the H100 or H200 (the same plans), not a calibration, which would take minutes per curve. A
+  # run that does not verify, or a configuration the device refuses, fails the suite after the
+  # others have run.
+  if [[ $what != speed-ours && ! -x .bin/sppark-bench ]]; then
+    echo "run-gpu-bench.sh: no .bin/sppark-bench (make sppark-bin)" >&2; exit 1
+  fi
+  profile=h100; [[ $device == *h200* ]] && profile=h200
+  status=0
+  if [[ $what == speed || $what == speed-ours ]]; then
+    ./.bin/msm_bench --curves bn254,bls12-377,bls12-381 --log-n 16,18,20,22,24 --limb-bits 0 \
+        --profiles $profile --smvp none,affine-16-wg256,affine-16-wg256-by --resident 1 --precompute 2,4 \
+        --batch-msms 32 --batch-log-n 14 --reps 5 \
+        "${stamp[@]}" --out "$out/gpu-msm-speed-$device.json" || status=1
+    ./.bin/msm_bench --curves bn254,bls12-377,bls12-381 --log-n 22,24 --limb-bits 0 --profiles $profile \
+        --windows 16 --reps 5 "${stamp[@]}" --out "$out/gpu-msm-experiment-window-cap-$device.json" || status=1
+  fi
+  if [[ $what == speed || $what == speed-sppark ]]; then
+    ./.bin/sppark-bench --curves bn254,bls12-377,bls12-381 --log-n 16,18,20,22,24 \
+        --memory pageable,pinned,resident --reps 5 \
+        "${stamp[@]}" --out "$out/gpu-msm-sppark-speed-$device.json" || status=1
+  fi
+  exit $status
 fi
 [[ $what == all || $what == mont ]] || exit 0
 ./.bin/wgsl-mont-bench --threads 1048576 --iterations 256 --reps 7 --workgroup-sizes 64,256 \

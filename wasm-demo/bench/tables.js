@@ -369,6 +369,10 @@ for (const [suite, { text, alias }] of Object.entries(newest)) writeFileSync(res
         pattern: p.pattern ?? 'uniform', edit: p.edit ?? 'none', c: p.window_bits, chunk: p.smvp_chunk, segments: p.segments, firstBatch: p.first_batch,
         levels: p.smvp_levels, median: toMs(r.median, r.unit), min: toMs(r.min, r.unit), max: toMs(r.max, r.unit),
         samples: r.samples, verified: r.verified === true, stages, host,
+        // `host-arrays` (older files say nothing: the same), `resident` (bases kept on the GPU, with
+        // `copies` precomputed multiples of each), `batch-packed` / `batch-sequential` (B MSMs).
+        mode: p.mode ?? 'host-arrays', copies: p.copies ?? 1, basesBytes: p.bases_bytes, uploadMs: p.upload_bases_ms,
+        msms: p.msms, msmPoints: p.msm_points, perPass: p.packed_msms_per_pass,
       };
     }).filter((r) => r.curve && r.n && Number.isFinite(r.median));
     return { file, doc, experiment, device, rows, commit: doc.commit ?? 'unknown', date: doc.date ?? 'unknown',
@@ -382,7 +386,8 @@ for (const [suite, { text, alias }] of Object.entries(newest)) writeFileSync(res
   /** Among rows of one configuration, the plain run: the shortest name (no sweep suffix), then the fastest. */
   const plain = (rows) => [...rows].sort((a, b) => a.name.length - b.name.length || a.median - b.median)[0];
   const fastest = (rows) => rows.reduce((a, b) => (b.median < a.median ? b : a), rows[0]);
-  const isDefault = (r) => r.pattern === 'uniform' && r.edit === 'none';
+  const isHost = (r) => r.mode === 'host-arrays';
+  const isDefault = (r) => r.pattern === 'uniform' && r.edit === 'none' && isHost(r);
   const stageMs = (row, name) => row.stages.find((s) => s.name === name)?.ms ?? row.host.find((h) => h.name === name)?.ms ?? null;
   const stageOrder = (rows) => [...new Set(rows.flatMap((r) => r.stages.map((s) => s.name)))];
   const hostOrder = (rows) => [...new Set(rows.flatMap((r) => r.host.map((h) => h.name)))];
@@ -495,7 +500,7 @@ for (const [suite, { text, alias }] of Object.entries(newest)) writeFileSync(res
       const ours = current.find((f) => f.device === peer.device && f.date === peer.date);
       const memory = (r) => r.name.split('/').pop();
       const kinds = unique(peer.rows.map(memory));
-      const resident = (r) => r.name.endsWith('/resident');
+      const resident = (r) => r.mode === 'resident' && r.copies === 1;
       const withResident = (ours?.rows ?? []).some(resident);
       const cols = ['Curve', 'n', 'ours, 64-bit products (ms)', 'ours, 15-bit portable (ms)',
         ...(withResident ? ['ours, bases resident (ms)'] : []),
@@ -503,7 +508,8 @@ for (const [suite, { text, alias }] of Object.entries(newest)) writeFileSync(res
       const rowsOut = [];
       for (const curve of unique(peer.rows.map((r) => r.curve))) {
         for (const logN of unique(peer.rows.filter((r) => r.curve === curve).map((r) => r.logN)).sort(byNumber)) {
-          const mine = (ours?.rows ?? []).filter((r) => r.curve === curve && r.logN === logN && isDefault(r));
+          const mine = (ours?.rows ?? []).filter((r) => r.curve === curve && r.logN === logN && r.pattern === 'uniform'
+            && r.edit === 'none' && (isHost(r) || resident(r)));
           const native = mine.find((r) => r.limb > 16 && !resident(r));
           const portable = mine.find((r) => r.limb === 15 && !resident(r));
           const kept = mine.find((r) => r.limb > 16 && resident(r));
@@ -523,6 +529,71 @@ for (const [suite, { text, alias }] of Object.entries(newest)) writeFileSync(res
     }
     if (!out.length) out.push('*No sppark run (`benches/results/gpu-msm-sppark-<device>.json`) is committed yet.*');
     emit('gpu-msm-vs-sppark.md', out.join('\n'));
+  }
+
+  // --- the forms of issue 32 beside the default, from the files that have them: the batch-affine
+  // SMVP forms (`edit` affine-…), precomputed resident bases (`copies` > 1) and many MSMs in one
+  // run_batch call against one call each ---
+  {
+    const out = [];
+    const mib = (b) => (Number.isFinite(b) ? ms(b / 2 ** 20) : '—');
+    // One table row per curve, n and limb width, in that order.
+    const configs = (rows) => unique(rows.map((r) => `${r.curve}|${r.logN}|${r.limb}`)).map((k) => k.split('|'))
+      .map(([curve, logN, limb]) => ({ curve, logN: Number(logN), limb: Number(limb) }))
+      .sort((a, b) => a.curve.localeCompare(b.curve) || a.logN - b.logN || a.limb - b.limb);
+    const at = (rows, k) => rows.filter((r) => r.curve === k.curve && r.logN === k.logN && r.limb === k.limb);
+    const cell = (r) => (r ? `${ms(r.median)}${r.verified ? '' : ' ✘'}` : '—');
+    const against = (r, base) => (r && base ? `${ratio(r.median / base.median)}×` : '—');
+    for (const f of current) {
+      const host = f.rows.filter((r) => isHost(r) && r.pattern === 'uniform');
+      const forms = unique(host.filter((r) => /^affine-/.test(r.edit)).map((r) => r.edit));
+      const kept = f.rows.filter((r) => r.mode === 'resident' && r.pattern === 'uniform' && r.edit === 'none');
+      const copies = unique(kept.filter((r) => r.copies > 1).map((r) => r.copies)).sort(byNumber);
+      const batch = f.rows.filter((r) => /^batch-/.test(r.mode));
+      if (!forms.length && !copies.length && !batch.length) continue;
+      const caption = `Median of the timed runs, every run checked against the exact MSM; ✘ marks a run not verified, — a configuration not run. Data: ${code(`benches/results/${f.file}`)}.`;
+      out.push(`**${f.device}**`, '');
+      if (forms.length) {
+        const rowsOut = configs(host.filter((r) => forms.includes(r.edit))).map((k) => {
+          const these = at(host, k);
+          const base = plain(these.filter((r) => r.edit === 'none'));
+          return [curveName(k.curve), pow2(k.logN), `${k.limb}`, cell(base),
+            ...forms.flatMap((e) => { const r = these.find((x) => x.edit === e); return [cell(r), against(r, base)]; })];
+        });
+        out.push(table(['Curve', 'n', 'limb bits', 'projective SMVP (ms)', ...forms.flatMap((e) => [`${code(e)} (ms)`, '÷ projective'])], rowsOut), '',
+          `*The SMVP's forms from host arrays: the default projective one, and the batch-affine ones (${code('affine-<lanes>')}, ${code('-wg<W>')}: one inversion shared by a workgroup of W invocations, ${code('-by')}: the divstep inversion). ${caption}*`, '');
+      }
+      if (copies.length) {
+        const rowsOut = configs(kept.filter((r) => r.copies > 1)).map((k) => {
+          const these = at(kept, k);
+          const plainRow = these.find((r) => r.copies === 1);
+          return [curveName(k.curve), pow2(k.logN), `${k.limb}`, cell(plainRow), mib(plainRow?.basesBytes),
+            ...copies.flatMap((t) => {
+              const r = these.find((x) => x.copies === t);
+              return [cell(r), against(r, plainRow), mib(r?.basesBytes), r ? ms(r.uploadMs) : '—'];
+            })];
+        });
+        out.push(table(['Curve', 'n', 'limb bits', 'resident (ms)', 'memory (MiB)',
+          ...copies.flatMap((t) => [`${t} copies (ms)`, '÷ resident', 'memory (MiB)', 'upload + precompute (ms)'])], rowsOut), '',
+        `*Bases resident on the GPU (only the scalars cross per MSM), plain and with T precomputed copies 2^(c·g·t)·P of every base: the memory they take on the device, and the one-off time to upload and precompute them. ${caption}*`, '');
+      }
+      if (batch.length) {
+        const rowsOut = [];
+        const key = (r) => `${r.curve}|${r.limb}|${r.msms}|${r.msmPoints}`;
+        for (const k of unique(batch.map(key))) {
+          const g = batch.filter((r) => key(r) === k);
+          const packed = g.find((r) => r.mode === 'batch-packed');
+          const sequential = g.find((r) => r.mode === 'batch-sequential');
+          const r0 = g[0];
+          rowsOut.push([curveName(r0.curve), `${r0.limb}`, `${r0.msms} × ${pow2(Math.log2(r0.msmPoints))}`, cell(packed),
+            packed?.perPass ?? '—', cell(sequential), packed && sequential ? `${ratio(sequential.median / packed.median)}×` : '—']);
+        }
+        out.push(table(['Curve', 'limb bits', 'MSMs', 'one run_batch call (ms)', 'MSMs per pass', 'one call each (ms)', 'throughput gain'], rowsOut), '',
+          `*B MSMs of their own points and scalars, from host arrays: one ${code('run_batch')} call, which packs them into one pass of each stage, against one ${code('run_packed')} call after another; each time is for all B. ${caption}*`, '');
+      }
+    }
+    if (!out.length) out.push('*No run of the batch-affine forms, precomputed bases or packed batches is committed yet (`benches/run-gpu-bench.sh speed`).*');
+    emit('gpu-msm-forms.md', out.join('\n'));
   }
 
   // --- time against n, every limb width, and the growth per 4× n ---
@@ -650,9 +721,9 @@ for (const [suite, { text, alias }] of Object.entries(newest)) writeFileSync(res
     const rowsOut = [];
     for (const f of pick.files) {
       const pool = [...f.rows, ...(f.experiment ? [] : current.filter((g) => g.device === f.device).flatMap((g) => g.rows))];
-      for (const r of f.rows.filter((x) => x.pattern !== 'uniform' && x.edit === 'none')) {
+      for (const r of f.rows.filter((x) => x.pattern !== 'uniform' && x.edit === 'none' && isHost(x))) {
         // The uniform run of the same file (the same run) when there is one, else another current file's.
-        const match = (u) => u.pattern === 'uniform' && u.edit === 'none' && u.curve === r.curve && u.n === r.n && u.limb === r.limb;
+        const match = (u) => u.pattern === 'uniform' && u.edit === 'none' && isHost(u) && u.curve === r.curve && u.n === r.n && u.limb === r.limb;
         const peers = f.rows.some(match) ? f.rows.filter(match) : pool.filter(match);
         const u = peers.length ? plain(peers) : null;
         rowsOut.push([curveName(r.curve), pow2(r.logN), `${r.limb}`, code(r.pattern), `${ms(r.median)}${r.verified ? '' : ' ✘'}`,
@@ -671,7 +742,7 @@ for (const [suite, { text, alias }] of Object.entries(newest)) writeFileSync(res
   // results/chunks-<file>.md, so that a chapter can cite the sweep of a given experiment ---
   for (const f of files) {
     const groups = {};
-    for (const r of f.rows.filter((x) => x.edit === 'none' && Number.isFinite(x.chunk))) {
+    for (const r of f.rows.filter((x) => x.edit === 'none' && isHost(x) && Number.isFinite(x.chunk))) {
       (groups[`${r.curve}|${r.n}|${r.limb}|${r.pattern}|${r.c}`] ??= []).push(r);
     }
     const sweeps = Object.values(groups).filter((g) => unique(g.map((r) => r.chunk)).length > 1);
@@ -694,7 +765,7 @@ for (const [suite, { text, alias }] of Object.entries(newest)) writeFileSync(res
   {
     const sweeps = (f) => {
       const groups = {};
-      for (const r of f.rows.filter((x) => x.edit === 'none' && Number.isFinite(x.c))) {
+      for (const r of f.rows.filter((x) => x.edit === 'none' && isHost(x) && Number.isFinite(x.c))) {
         (groups[`${r.curve}|${r.n}|${r.limb}|${r.pattern}`] ??= []).push(r);
       }
       return Object.values(groups).filter((g) => unique(g.map((r) => r.c)).length > 1);
@@ -709,7 +780,7 @@ for (const [suite, { text, alias }] of Object.entries(newest)) writeFileSync(res
         // The plan's window: a run without an explicit c (no "/c" in its name) in this sweep, else
         // in a current file of the same device and configuration; the ratios are against it.
         const ruled = (r) => !/\/c\d+/.test(r.name) && r.curve === r0.curve && r.n === r0.n && r.limb === r0.limb
-          && r.pattern === r0.pattern && r.edit === 'none';
+          && r.pattern === r0.pattern && r.edit === 'none' && isHost(r);
         const planC = (g.find(ruled) ?? current.filter((c) => c.device === f.device).flatMap((c) => c.rows).find(ruled))?.c;
         const base = byC.find((r) => r.c === planC) ?? plain(g);
         const rowsOut = byC.map((r) => {
