@@ -311,8 +311,8 @@ pub(crate) fn in_turn<G: MsmGroup>(
     })
 }
 
-/// [`in_turn`] with the shares run at once on rayon's thread pool (in WebAssembly, a pool of
-/// Web Workers over shared memory: wasm-bindgen-rayon).
+/// [`in_turn`] with the shares run at once on rayon's thread pool (native threads; in a browser
+/// the book's pool of Web Workers, book/widgets/pool/, runs the same shares).
 #[cfg(feature = "rayon")]
 pub(crate) fn parallel<G: MsmGroup>(
     points: &[G::Affine],
