@@ -50,9 +50,12 @@ export function bestMode() {
 }
 
 // A worker instantiates a module it was sent, already compiled, in milliseconds; half a minute allows
-// for a slow phone under load. Past it the worker is taken to be stuck, not slow.
+// for a slow phone under load. Past it the worker is taken to be stuck, not slow: Firefox driven
+// over WebDriver BiDi (the E2E suite) now and then never starts a worker created from a worker,
+// which wasm-demo/tests/firefox-workers/ reproduces without any of our code (plain Firefox
+// starts every one).
 const START_SECONDS = 30;
-// Pools started before giving up: a stuck start is rare (see #init), so a second pool succeeds.
+// Pools started before giving up: a stuck start is rare, so a second pool succeeds.
 const START_ATTEMPTS = 3;
 
 /** Pools started in this worker: each shared-memory pool imports its own copy of the glue. */
@@ -163,8 +166,7 @@ export class CpuPool {
     const inits = [];
     if (this.mode === 'shared') {
       // One at a time: each joins the shared memory (its stack and thread-local storage are
-      // allocated there) after the one before it has. Firefox ESR left one of several workers
-      // that joined at once unstarted in about one pool of five; its start costs milliseconds.
+      // allocated there) after the one before it has; a start costs milliseconds.
       for (let i = 0; i < this.size; i++) {
         progress(i / this.size, `Starting CPU worker ${i + 1} of ${this.size} (shared memory)`);
         inits.push(await init(i));
