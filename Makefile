@@ -13,12 +13,10 @@ setup-test:
 
 # The WebAssembly packages: one crate (wasm-demo), built once per target with that target's
 # RUSTFLAGS and the cargo feature named after it (wasm-demo/Cargo.toml), which selects the entry
-# points the package holds. wasm-pack --target web: ES modules loaded through relative URLs.
-# --no-opt: Debian's wasm-opt (binaryen 108) corrupts wasm-bindgen 0.2.130 output.
+# points the package holds; wasm-demo/build.sh runs cargo and wasm-bindgen.
 # The main package (feature `book`): every widget, and the npm package's MSM.
 wasm: setup
-	RUSTFLAGS="$(WASM_RUSTFLAGS)" wasm-pack build wasm-demo --release --target web --no-opt \
-		--no-pack --out-dir ../$(WASM_OUT) --out-name fastmsm -- --features book
+	RUSTFLAGS="$(WASM_RUSTFLAGS)" wasm-demo/build.sh $(WASM_OUT) fastmsm target --features book
 	printf '{"commit":"%s","built":"%s"}\n' "$$(git rev-parse --short HEAD 2>/dev/null || echo unknown)" \
 		"$$(date -u +%Y-%m-%dT%H:%M:%SZ)" > book/generated/build-info.json
 
@@ -28,9 +26,8 @@ wasm: setup
 # Own target dir: different RUSTFLAGS would otherwise evict the main build.
 WASM_RELAXED_OUT := book/generated/pkg-relaxed
 wasm-relaxed: setup
-	CARGO_TARGET_DIR=$(CURDIR)/target/wasm-relaxed RUSTFLAGS="$(WASM_RUSTFLAGS) -C target-feature=+relaxed-simd" \
-		wasm-pack build wasm-demo --release --target web --no-opt \
-		--no-pack --out-dir ../$(WASM_RELAXED_OUT) --out-name fastmsm_relaxed -- --no-default-features --features relaxed-simd
+	RUSTFLAGS="$(WASM_RUSTFLAGS) -C target-feature=+relaxed-simd" wasm-demo/build.sh \
+		$(WASM_RELAXED_OUT) fastmsm_relaxed target/wasm-relaxed --no-default-features --features relaxed-simd
 
 # A small package with WebAssembly's wide arithmetic (i64.mul_wide_u: the 64×64→128-bit multiply,
 # i64.add128; feature wide-arithmetic) for the mont-bench widget: fastmsm-mont's fips-wide product
@@ -40,18 +37,16 @@ wasm-relaxed: setup
 # phase-4 proposal's.
 WASM_WIDE_OUT := book/generated/pkg-wide
 wasm-wide: setup
-	CARGO_TARGET_DIR=$(CURDIR)/target/wasm-wide RUSTFLAGS="$(WASM_RUSTFLAGS) -C target-feature=+wide-arithmetic" \
-		wasm-pack build wasm-demo --release --target web --no-opt \
-		--no-pack --out-dir ../$(WASM_WIDE_OUT) --out-name fastmsm_wide -- --no-default-features --features wide-arithmetic
+	RUSTFLAGS="$(WASM_RUSTFLAGS) -C target-feature=+wide-arithmetic" wasm-demo/build.sh \
+		$(WASM_WIDE_OUT) fastmsm_wide target/wasm-wide --no-default-features --features wide-arithmetic
 
 # The same package with the cpu-msm entry points (feature msm): the MSM over 64-bit limbs on the
 # 128-bit multiply, for `make bench-msm-wasm` only. The book does not ship it (it would compile the
 # MSM crates a fourth time); the cpu-msm widget runs its rows only when asked and the package is there.
 WASM_WIDE_MSM_OUT := book/generated/pkg-wide-msm
 wasm-wide-msm: setup
-	CARGO_TARGET_DIR=$(CURDIR)/target/wasm-wide RUSTFLAGS="$(WASM_RUSTFLAGS) -C target-feature=+wide-arithmetic" \
-		wasm-pack build wasm-demo --release --target web --no-opt \
-		--no-pack --out-dir ../$(WASM_WIDE_MSM_OUT) --out-name fastmsm_wide_msm -- --no-default-features --features wide-arithmetic,msm
+	RUSTFLAGS="$(WASM_RUSTFLAGS) -C target-feature=+wide-arithmetic" wasm-demo/build.sh \
+		$(WASM_WIDE_MSM_OUT) fastmsm_wide_msm target/wasm-wide --no-default-features --features wide-arithmetic,msm
 
 # A package for the CPU MSM on every core over one shared memory (book/widgets/pool/; feature threads):
 # atomics, so the standard library is rebuilt with them (-Z build-std; RUSTC_BOOTSTRAP lets the
@@ -65,11 +60,9 @@ WASM_THREADS_FLAGS := -C target-feature=+relaxed-simd,+atomics,+bulk-memory,+mut
 	-C link-arg=--export=__wasm_init_tls -C link-arg=--export=__tls_size \
 	-C link-arg=--export=__tls_align -C link-arg=--export=__tls_base
 wasm-threads: setup
-	CARGO_TARGET_DIR=$(CURDIR)/target/wasm-threads RUSTC_BOOTSTRAP=1 \
-		RUSTFLAGS="$(WASM_RUSTFLAGS) $(WASM_THREADS_FLAGS)" \
-		wasm-pack build wasm-demo --release --target web --no-opt \
-		--no-pack --out-dir ../$(WASM_THREADS_OUT) --out-name fastmsm_threads \
-		-- --no-default-features --features threads -Z build-std=panic_abort,std
+	RUSTC_BOOTSTRAP=1 RUSTFLAGS="$(WASM_RUSTFLAGS) $(WASM_THREADS_FLAGS)" wasm-demo/build.sh \
+		$(WASM_THREADS_OUT) fastmsm_threads target/wasm-threads \
+		--no-default-features --features threads -Z build-std=panic_abort,std
 
 # The npm package `fastmsm` (wasm-demo/npm, README "npm package"): its sources and the modules it
 # shares with the book (book/widgets/core, pool) bundled by esbuild into wasm-demo/npm/dist beside
@@ -99,9 +92,14 @@ test: setup-test book npm test-rust typecheck test-e2e
 
 test-rust:
 	# One build of every test binary, with fastmsm-gpu's experiments and benchmark kernel on (both
-	# only add modules); a second test build without them would double the longest link of CI.
-	cargo test --features fastmsm-gpu/experiments,fastmsm-gpu/bench
-	# the default features (what a user of the crates gets) compile, examples and benches included
+	# only add modules; a second test build without them would double the longest link of CI).
+	# --lib --bins --tests: the unit and integration tests and the examples that are tests (the
+	# prover example), not the measurement examples, which are only type-checked below.
+	cargo test --features fastmsm-gpu/experiments,fastmsm-gpu/bench --lib --bins --tests
+	cargo test --features fastmsm-gpu/experiments,fastmsm-gpu/bench --doc
+	# Every target type-checks, with those features and with the default ones (what a user of the
+	# crates gets).
+	cargo check --all-targets --features fastmsm-gpu/experiments,fastmsm-gpu/bench
 	cargo check --all-targets
 	# the library crates package (fastmsm-gpu with its shaders: crates/msm-gpu/shaders links to
 	# shaders/); together, so that each finds the others unpublished

@@ -10,7 +10,6 @@ MODE=${1:-book}
 MDBOOK=0.5.4
 MDBOOK_KATEX=0.10.0
 MDBOOK_MERMAID=0.17.1
-WASM_PACK=0.15.1
 # wasm-bindgen-cli must match the wasm-bindgen library exactly: read it from Cargo.lock.
 WASM_BINDGEN=$(awk '/^name = "wasm-bindgen"$/ {getline; gsub(/version = |"/, ""); print; exit}' Cargo.lock)
 
@@ -23,8 +22,13 @@ cargo_tool() {
     log "cargo install $2@$3"
     # --locked reproduces the tool's own lock file; if the registry no longer has one of its pinned
     # dependencies (seen: webpki-roots 1.0.11 for wasm-bindgen-cli), resolve afresh rather than fail.
-    cargo install --locked "$2" --version "=$3" ||
-        { log "locked install of $2 failed; retrying with fresh dependency resolution"; cargo install "$2" --version "=$3"; }
+    # A quicker build than each tool's own release profile (no LTO, opt-level 2, many codegen
+    # units): these tools run for seconds per build, and compiling them was most of a fresh
+    # machine's set-up.
+    local fast=(env CARGO_PROFILE_RELEASE_LTO=false CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16
+        CARGO_PROFILE_RELEASE_OPT_LEVEL=2 CARGO_PROFILE_RELEASE_DEBUG=false)
+    "${fast[@]}" cargo install --locked "$2" --version "=$3" ||
+        { log "locked install of $2 failed; retrying with fresh dependency resolution"; "${fast[@]}" cargo install "$2" --version "=$3"; }
 }
 
 if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
@@ -39,7 +43,6 @@ fi
 cargo_tool mdbook mdbook "$MDBOOK"
 cargo_tool mdbook-katex mdbook-katex "$MDBOOK_KATEX"
 cargo_tool mdbook-mermaid mdbook-mermaid "$MDBOOK_MERMAID"
-cargo_tool wasm-pack wasm-pack "$WASM_PACK"
 cargo_tool wasm-bindgen wasm-bindgen-cli "$WASM_BINDGEN"
 
 if [ "$MODE" = test ]; then

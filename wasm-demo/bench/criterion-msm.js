@@ -1,5 +1,5 @@
 // Turns the native criterion MSM bench (crates/msm/benches/msm.rs) into a results file in the
-// The schema of benches/README.md: benches/results/msm-native-<cpu>.json. Run after
+// schema of benches/README.md: benches/results/msm-native-<cpu>.json. Run after
 //   cargo bench -p fastmsm-msm --bench msm
 // Each row is one criterion benchmark: median, min and max of its per-iteration sample times in ms,
 // the speed-up over arkworks at the same curve and n, and `verified`: the bench checks each of ours

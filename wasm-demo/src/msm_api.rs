@@ -217,7 +217,7 @@ mod tests {
     /// the file layout and the CLI's line.
     fn round_trip<G: FormatCurve>() {
         let g = G::generator().to_affine();
-        let points = write_points::<G>(&[g.clone(), G::affine_identity()]);
+        let points = write_points::<G>(&[g, G::affine_identity()]);
         let (input, k) =
             check::<G>(&points, &write_scalars(&[[1, 0, 0, 0], [2, 0, 0, 0]])).unwrap();
         assert_eq!(

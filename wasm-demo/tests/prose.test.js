@@ -217,7 +217,7 @@ test('every {{#include}} names a file and anchor that exist, and no main chapter
   for (const f of chapters) {
     for (const m of read(f).matchAll(/\{\{#include\s+([^}:\s]+)(?::([\w-]+))?\s*\}\}/g)) {
       const [, path, anchor] = m;
-      if (path.startsWith('generated/')) continue; // written by the build (tables.js, wasm-pack)
+      if (path.startsWith('generated/')) continue; // written by the build (tables.js, wasm-bindgen)
       const file = resolve(BOOK, path);
       const key = `${resolve(file).slice(ROOT.length + 1)}${anchor ? `:${anchor}` : ''}`;
       const exists = existsSync(file)

@@ -39,8 +39,21 @@ export const WIDE_MISSING = 'this browser lacks WebAssembly wide arithmetic (in 
  *   cross_origin_isolated: boolean, threads: boolean, hardware_concurrency: number | null }} WasmFeatures
  */
 
-/** @returns {WasmFeatures} */
+/** @type {WasmFeatures | null} */
+let probed = null;
+
+/**
+ * What this engine offers, probed once per worker (or page): the answer cannot change while it
+ * runs, and the probe allocates a shared memory each time it runs.
+ * @returns {WasmFeatures}
+ */
 export function wasmFeatures() {
+  probed ??= probeWasmFeatures();
+  return probed;
+}
+
+/** @returns {WasmFeatures} */
+function probeWasmFeatures() {
   let sharedMemory = false;
   try { sharedMemory = new WebAssembly.Memory({ initial: 1, maximum: 1, shared: true }).buffer instanceof SharedArrayBuffer; } catch { /* unsupported */ }
   return {

@@ -49,6 +49,35 @@ export function bestMode() {
   return threadSupport().modes.shared.ok ? 'shared' : 'message';
 }
 
+// A worker instantiates a module it was sent, already compiled, in milliseconds; half a minute allows
+// for a slow phone under load. Past it the worker is taken to be stuck, not slow: Firefox driven
+// over WebDriver BiDi (the E2E suite) now and then never starts a worker created from a worker,
+// which wasm-demo/tests/firefox-workers/ reproduces without any of our code (plain Firefox
+// starts every one).
+const START_SECONDS = 30;
+// Pools started before giving up: a stuck start is rare, so a second pool succeeds.
+const START_ATTEMPTS = 3;
+
+/** Pools started in this worker: each shared-memory pool imports its own copy of the glue. */
+let poolsStarted = 0;
+
+/** A worker that did not answer its start in time. */
+class StartTimeout extends Error {}
+
+/**
+ * `promise`, or a StartTimeout with `message` after START_SECONDS.
+ * @template T
+ * @param {Promise<T>} promise
+ * @param {string} message
+ * @returns {Promise<T>}
+ */
+function withTimeout(promise, message) {
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  let timer;
+  const late = new Promise((_, reject) => { timer = setTimeout(() => reject(new StartTimeout(message)), START_SECONDS * 1000); });
+  return /** @type {Promise<T>} */ (Promise.race([promise, late]).finally(() => clearTimeout(timer)));
+}
+
 export class CpuPool {
   /**
    * Starts `size` workers in `mode`; rejects with the reason if they cannot start.
@@ -60,12 +89,17 @@ export class CpuPool {
   static async start(mode, size, packages, progress = () => {}) {
     /** @type {'threads' | 'relaxed' | 'main'} */
     let which = mode === 'shared' ? 'threads' : wasmFeatures().relaxed_simd ? 'relaxed' : 'main';
-    for (;;) {
+    for (let attempt = 1; ; attempt++) {
       const pool = new CpuPool(mode, size, which, packages);
       try {
         if (await pool.#init(progress)) return pool;
       } catch (e) {
         pool.terminate();
+        // A worker that never finished starting (see START_SECONDS): a new pool, new workers.
+        if (e instanceof StartTimeout && attempt < START_ATTEMPTS) {
+          progress(0, `${e.message}; starting the pool again (attempt ${attempt + 1} of ${START_ATTEMPTS})`);
+          continue;
+        }
         throw e;
       }
       // relaxed SIMD validates but its multiply-add is not fused: the 30-bit package instead
@@ -109,19 +143,37 @@ export class CpuPool {
     let memory;
     progress(0, `Loading the ${this.package} package`);
     if (this.mode === 'shared') {
-      // the coordinator's own instance creates the shared memory; the workers join it
-      this.pkg = await import(glue);
+      // The coordinator's own instance creates the shared memory; the workers join it. An
+      // import of its own (a URL no other pool uses): the module cache would otherwise hand every
+      // pool of this worker the same instance, so two pools would share one memory, one
+      // allocator and the glue's state, and one pool's end would reach into the other's.
+      this.pkg = await import(`${glue}?pool=${++poolsStarted}`);
       await this.pkg.default({ module_or_path: wasm });
       if (!this.pkg.shares_limbs_ok()) throw new Error('f64x2.relaxed_madd is not fused here; the shared-memory package needs a fused multiply-add');
       [module, memory] = this.pkg.shared_module_and_memory();
     } else {
+      progress(0, `Compiling the ${this.package} package`);
       module = await WebAssembly.compileStreaming(fetch(wasm));
     }
+    progress(0, `Starting ${this.size} workers`);
     for (let i = 0; i < this.size; i++) {
       this.workers.push(new WorkerClient(() => new Worker(new URL('./pool-worker.js', import.meta.url), { type: 'module' }),
         { what: `CPU worker ${i}`, onFail: (message) => this.#fail(message) }));
     }
-    const inits = await Promise.all(this.workers.map((w) => w.call({ op: 'init', glue, module, memory })));
+    const init = (/** @type {number} */ i) => withTimeout(this.workers[i].call({ op: 'init', glue, module, memory }),
+      `CPU worker ${i} did not finish starting within ${START_SECONDS} s (${this.mode === 'shared' ? 'shared memory' : 'message passing'})`);
+    /** @type {{ limbsOk: boolean }[]} */
+    const inits = [];
+    if (this.mode === 'shared') {
+      // One at a time: each joins the shared memory (its stack and thread-local storage are
+      // allocated there) after the one before it has; a start costs milliseconds.
+      for (let i = 0; i < this.size; i++) {
+        progress(i / this.size, `Starting CPU worker ${i + 1} of ${this.size} (shared memory)`);
+        inits.push(await init(i));
+      }
+    } else {
+      inits.push(...await Promise.all(this.workers.map((_, i) => init(i))));
+    }
     if (!inits[0].limbsOk) return false;
     progress(1, `${this.size} workers ready (${this.package} package)`);
     return true;

@@ -89,7 +89,7 @@ export async function task(wasm, params, progress) {
     for (const mode of [...modes]) {
       progress(0, `Starting ${size} workers (${MODE_LABELS[mode]})`);
       try {
-        pools[mode] = await CpuPool.start(mode, size, BOOK_PACKAGES);
+        pools[mode] = await CpuPool.start(mode, size, BOOK_PACKAGES, (_, text) => progress(0, `${text} (${MODE_LABELS[mode]})`));
       } catch (e) {
         // a mode this browser offers but cannot start here: say why, run the others
         modes.splice(modes.indexOf(mode), 1);

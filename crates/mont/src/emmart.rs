@@ -432,7 +432,7 @@ fn add_row_paired<L: FmaLanes, const N: usize, const I: usize>(
             odd[I / 2 + m] = L::add(odd[I / 2 + m], h);
         } else {
             odd[(I - 1) / 2 + m] = L::add(odd[(I - 1) / 2 + m], l);
-            even[(I + 1) / 2 + m] = L::add(even[(I + 1) / 2 + m], h);
+            even[I.div_ceil(2) + m] = L::add(even[I.div_ceil(2) + m], h);
         }
     }
 }

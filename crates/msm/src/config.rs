@@ -176,7 +176,7 @@ pub enum Threads {
     /// On this thread.
     One,
     /// Cut into one share per thread of rayon's current pool ([`crate::split`]) and run there
-    /// (natively, or on Web Workers through wasm-bindgen-rayon). [`Algorithm::AllAffine`] only;
+    /// (native threads; in a browser the book's pool of Web Workers runs the same shares). [`Algorithm::AllAffine`] only;
     /// needs the crate's `rayon` feature.
     Pool,
     /// Cut into this many shares ([`crate::split`]), run one after another on this thread: the

@@ -30,8 +30,8 @@
 //! - the window ([`Window`]), and GLV;
 //! - the field representation ([`Limbs`]): the 64-bit words, or the curve's twin over 30- or
 //!   51-bit limbs ([`twin`], the fast ones in WebAssembly);
-//! - the threads ([`Threads`]): this one, rayon's pool (feature `rayon`: native threads, or Web
-//!   Workers over shared memory through wasm-bindgen-rayon), or shares run in turn ([`split`]);
+//! - the threads ([`Threads`]): this one, rayon's pool (feature `rayon`, native threads), or
+//!   shares run in turn ([`split`]; a browser's Web Workers run the same shares, one each);
 //! - operation counts ([`count`]: the same code over a field that counts).
 //!
 //! [`MsmOutput`] carries the sum and what the run did. The whole MSM is **variable-time** in the

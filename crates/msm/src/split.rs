@@ -206,6 +206,9 @@ pub fn run_share<G: MsmGroup>(
     Ok(share_sum(plan, pieces, points, scalars, offset, cfg, stats))
 }
 
+/// The points of a range of pieces (split by GLV where the plan says so) and their signed digits.
+type DigitTable<A> = (Range<usize>, Vec<A>, Vec<i32>);
+
 /// One share's sum on checked input.
 fn share_sum<G: MsmGroup>(
     plan: &SplitPlan,
@@ -224,7 +227,7 @@ fn share_sum<G: MsmGroup>(
     let mut scratch = Scratch::new();
     let mut sums = Vec::with_capacity(pieces.len() * m);
     // pieces over the same points (whole windows) share one split and one digit table
-    let mut table: Option<(Range<usize>, Vec<G::Affine>, Vec<i32>)> = None;
+    let mut table: Option<DigitTable<G::Affine>> = None;
     for piece in pieces {
         let range = piece.start - offset..piece.end - offset;
         if table.as_ref().is_none_or(|t| t.0 != range) {
@@ -311,8 +314,8 @@ pub(crate) fn in_turn<G: MsmGroup>(
     })
 }
 
-/// [`in_turn`] with the shares run at once on rayon's thread pool (in WebAssembly, a pool of
-/// Web Workers over shared memory: wasm-bindgen-rayon).
+/// [`in_turn`] with the shares run at once on rayon's thread pool (native threads; in a browser
+/// the book's pool of Web Workers, book/widgets/pool/, runs the same shares).
 #[cfg(feature = "rayon")]
 pub(crate) fn parallel<G: MsmGroup>(
     points: &[G::Affine],

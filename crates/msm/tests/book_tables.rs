@@ -2,7 +2,7 @@
 //! derived constants, the cost model, the worked CSR example and the measured timings, each
 //! rendered here from the code (or the committed results JSON) and required to match the chapter
 //! word for word. To refresh the chapters after a change:
-//! `FASTMSM_BLESS=1 cargo test -p fastmsm-msm --test book_tables`.
+//! `FASTMSM_BLESS=1 cargo test -p fastmsm-msm --test it book_tables`.
 
 use fastmsm_curves::horner;
 use fastmsm_curves::sw::SwCurve;
@@ -118,7 +118,7 @@ fn glv_chapter_tables_are_generated_from_code() {
     check_section("glv.md", "glv-cost", &glv_cost());
 }
 
-/// The committed native timings of `benches/glv.rs`, as a table (median ms).
+/// The committed native timings of `crates/msm/benches/glv.rs`, as a table (median ms).
 fn glv_timings() -> String {
     let path = format!("{RESULTS}glv-native.json");
     let text = std::fs::read_to_string(&path).expect("benches/results/glv-native.json");
@@ -135,7 +135,7 @@ fn glv_timings() -> String {
         "Device: {device}, one thread; milliseconds, median (minimum) of {} runs taken round-robin over the columns; every cell verified against arkworks.\n\n| curve | n | arkworks | projective | projective + GLV | batch-affine | batch-affine + GLV |\n|---|---|---|---|---|---|---|\n",
         field(&text[text.find("\"results\"").unwrap()..], "samples")
     );
-    // one object per line after "results", as benches/glv.rs writes them
+    // one object per line after "results", as crates/msm/benches/glv.rs writes them
     let results = &text[text.find("\"results\"").unwrap()..];
     let rows: Vec<&str> = results.split("{\"name\": ").skip(1).collect();
     let mut keys: Vec<(String, String)> = Vec::new();
