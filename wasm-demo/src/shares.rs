@@ -229,8 +229,13 @@ fn plan_of<G: FastLimbs + FormatCurve>(
     glv: bool,
 ) -> Result<SplitPlan, String> {
     let k = read_scalars::<G>(scalars)?;
-    plan::<G::Twin>(&k, Window::Auto, glv && G::glv_expand(&[], &[]).is_some(), shares)
-        .map_err(|e| e.to_string())
+    plan::<G::Twin>(
+        &k,
+        Window::Auto,
+        glv && G::glv_expand(&[], &[]).is_some(),
+        shares,
+    )
+    .map_err(|e| e.to_string())
 }
 
 fn combine<G: FormatCurve>(partials: &[u8]) -> Result<Vec<u8>, String> {

@@ -176,7 +176,6 @@ impl Backend for Mont64 {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Radix30;
 
-
 impl Backend for Radix30 {
     type Limb = u32;
     const LIMB_BITS: u32 = fastmsm_mont::reduced_radix_lanes::W;

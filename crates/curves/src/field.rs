@@ -396,12 +396,26 @@ mod ladder_tests {
             &[u64::MAX],
             &[0, 1],
             &[0x8000_0000_0000_0001, 0, 0, 0, 0, 0],
-            &[0x3c20_8c16_d87c_fd45, 0x9781_6a91_6871_ca8d, 0xb850_45b6_8181_585d, 0x3064_4e72_e131_a029, 0, 0],
+            &[
+                0x3c20_8c16_d87c_fd45,
+                0x9781_6a91_6871_ca8d,
+                0xb850_45b6_8181_585d,
+                0x3064_4e72_e131_a029,
+                0,
+                0,
+            ],
         ];
         for e in cases {
-            let bits = e.iter().rposition(|&w| w != 0).map_or(0, |j| 64 * j + 64 - e[j].leading_zeros() as usize);
+            let bits = e
+                .iter()
+                .rposition(|&w| w != 0)
+                .map_or(0, |j| 64 * j + 64 - e[j].leading_zeros() as usize);
             let ones: usize = e.iter().map(|w| w.count_ones() as usize).sum();
-            let expected = if bits == 0 { 0 } else { (bits - 1) + (ones - 1) };
+            let expected = if bits == 0 {
+                0
+            } else {
+                (bits - 1) + (ones - 1)
+            };
             for x in [0u128, 1, 2, 0x1234_5678_9abc_def0, m - 1] {
                 let (r, products) = counted(x, e, m);
                 assert_eq!(r, naive(x, e, m), "{x}^{e:x?}");

@@ -18,8 +18,16 @@ where
     let mut rng = StdRng::seed_from_u64(19);
     let ours = Ours::from(A::generator());
     assert_eq!(ours, generator, "arkworks' generator converts to ours");
-    assert_eq!(A::from(identity), A::zero(), "our identity converts to arkworks'");
-    assert_eq!(Ours::from(A::zero()), identity, "arkworks' identity converts to ours");
+    assert_eq!(
+        A::from(identity),
+        A::zero(),
+        "our identity converts to arkworks'"
+    );
+    assert_eq!(
+        Ours::from(A::zero()),
+        identity,
+        "arkworks' identity converts to ours"
+    );
     for _ in 0..8 {
         let a: A = (A::generator() * A::ScalarField::rand(&mut rng)).into_affine();
         let p = Ours::from(a);
@@ -32,7 +40,11 @@ fn scalars_round_trip<F: ark_ff::PrimeField<BigInt = ark_ff::BigInt<4>>>() {
     let mut rng = StdRng::seed_from_u64(20);
     for _ in 0..8 {
         let s = F::rand(&mut rng);
-        assert_eq!(scalar_to_ark::<F>(&scalar_from_ark(&s)), Some(s), "random scalar round trip");
+        assert_eq!(
+            scalar_to_ark::<F>(&scalar_from_ark(&s)),
+            Some(s),
+            "random scalar round trip"
+        );
     }
     let minus_one = -F::ONE;
     assert_eq!(scalar_from_ark(&minus_one), {
@@ -40,7 +52,11 @@ fn scalars_round_trip<F: ark_ff::PrimeField<BigInt = ark_ff::BigInt<4>>>() {
         r.sub_with_borrow(&ark_ff::BigInt::from(1u64));
         r.0
     });
-    assert_eq!(scalar_to_ark::<F>(&F::MODULUS.0), None, "r itself is refused");
+    assert_eq!(
+        scalar_to_ark::<F>(&F::MODULUS.0),
+        None,
+        "r itself is refused"
+    );
     assert_eq!(scalar_to_ark::<F>(&[0; 4]), Some(F::ZERO));
 }
 

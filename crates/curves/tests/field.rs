@@ -4,8 +4,8 @@
 //! and around 2^64, 2^128, …) and random ones. Test names say what failed, e.g.
 //! `bls12_377::fq::radix30::mul_matches_arkworks`.
 
-use ark_ff::PrimeField as ArkPrimeField;
 use crate::common::{ark_fe, canonical, fe, rng};
+use ark_ff::PrimeField as ArkPrimeField;
 
 use fastmsm_curves::field::{self, Backend, Fp, FpConfig, PrimeField, TwinField};
 use fastmsm_curves::{radix30 as r30, radix51 as r51};

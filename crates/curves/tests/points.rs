@@ -1,9 +1,9 @@
 //! Every curve and coordinate system against arkworks: random points, P + P, P + (−P), the
 //! identity on either side, chains of mixed additions, doubling chains, scalar multiplication.
 
+use crate::common::{Oracle, Sw, Te, rng, words};
 use ark_ec::{AdditiveGroup, CurveGroup, PrimeGroup};
 use ark_ff::{PrimeField as ArkPrimeField, UniformRand, Zero};
-use crate::common::{Oracle, Sw, Te, rng, words};
 use fastmsm_curves::Group;
 use rand::Rng;
 

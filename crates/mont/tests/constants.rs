@@ -1,8 +1,8 @@
 //! Every derived constant, recomputed independently with num-bigint, and the moduli and
 //! Montgomery constants cross-checked against arkworks.
 
-use ark_ff::PrimeField;
 use crate::common::*;
+use ark_ff::PrimeField;
 use fastmsm_mont::fields::{self, Field};
 use fastmsm_mont::no_carry::{NoCarryParams, no_carry_applies};
 use fastmsm_mont::params::{FieldParams, MontParams, limbs_covering, limbs_with_spare_bit};

@@ -9,11 +9,11 @@
 //! - result: `x=0x… y=0x…` (affine, lowercase big-endian hex, no leading zeros, `0x0` for zero) or
 //!   `identity`.
 
+use crate::{MsmGroup, Scalar};
 use fastmsm_curves::Canonical;
 use fastmsm_curves::field::PrimeField;
 use fastmsm_curves::sw::{self, SwCurve};
 use fastmsm_curves::te::{self, TeCurve};
-use crate::{MsmGroup, Scalar};
 
 /// Bytes of one scalar.
 pub const SCALAR_BYTES: usize = 32;
@@ -170,7 +170,10 @@ pub fn write_points<G: FormatCurve>(points: &[G::Affine]) -> Vec<u8> {
 
 /// Scalars in the file layout, 32 bytes each.
 pub fn write_scalars(scalars: &[Scalar]) -> Vec<u8> {
-    scalars.iter().flat_map(|k| k.iter().flat_map(|w| w.to_le_bytes())).collect()
+    scalars
+        .iter()
+        .flat_map(|k| k.iter().flat_map(|w| w.to_le_bytes()))
+        .collect()
 }
 
 /// Lowercase big-endian hex with `0x`, no leading zeros, `0x0` for zero.
@@ -202,8 +205,8 @@ pub fn result_line<G: FormatCurve>(q: &G) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use fastmsm_curves::Group;
     use crate::{Bls12_377G1, Bls12_381G1, Bn254G1, EdBls12_377G};
+    use fastmsm_curves::Group;
 
     #[test]
     fn hex_format() {
@@ -227,7 +230,11 @@ mod tests {
     #[test]
     fn written_points_and_scalars_read_back() {
         fn round_trip<G: FormatCurve>() {
-            let points = vec![G::generator().to_affine(), G::affine_identity(), G::generator().double().to_affine()];
+            let points = vec![
+                G::generator().to_affine(),
+                G::affine_identity(),
+                G::generator().double().to_affine(),
+            ];
             let bytes = write_points::<G>(&points);
             assert_eq!(bytes.len(), 3 * 2 * G::coord_bytes());
             assert_eq!(read_points::<G>(&bytes).unwrap(), points, "{}", G::NAME);
@@ -238,8 +245,15 @@ mod tests {
         round_trip::<EdBls12_377G>();
         let r = Bn254G1::SCALAR_MODULUS;
         let scalars = vec![[0; 4], [1, 0, 0, 0], [r[0] - 1, r[1], r[2], r[3]]];
-        assert_eq!(read_scalars::<Bn254G1>(&write_scalars(&scalars)).unwrap(), scalars);
-        assert!(read_scalars::<Bn254G1>(&write_scalars(&[r])).unwrap_err().contains("scalar 0"));
+        assert_eq!(
+            read_scalars::<Bn254G1>(&write_scalars(&scalars)).unwrap(),
+            scalars
+        );
+        assert!(
+            read_scalars::<Bn254G1>(&write_scalars(&[r]))
+                .unwrap_err()
+                .contains("scalar 0")
+        );
     }
 
     #[test]

@@ -132,7 +132,8 @@ impl<P: Pair> Runner for Inputs<P> {
             ))
         })?;
         let o = self.options(o);
-        let (out, stats) = run_ours::<P::Ours>(points, scalars, acc, limbs, false, &o).map_err(err)?;
+        let (out, stats) =
+            run_ours::<P::Ours>(points, scalars, acc, limbs, false, &o).map_err(err)?;
         let (x, y) = xy_hex(P::ours_xy(&out.sum));
         Ok(RunResult {
             variant: variant.into(),
@@ -151,7 +152,8 @@ impl<P: Pair> Runner for Inputs<P> {
             .ok_or_else(|| err(format_args!("cannot count variant {variant:?}")))?;
         let o = self.options(o);
         // counted over the 64-bit field: the counts are the algorithm's, whatever the limbs
-        let (out, stats) = run_ours::<P::Ours>(points, scalars, acc, Limbs::W64, true, &o).map_err(err)?;
+        let (out, stats) =
+            run_ours::<P::Ours>(points, scalars, acc, Limbs::W64, true, &o).map_err(err)?;
         let ops = out.stats.ops.expect("a counted run");
         let (x, y) = xy_hex(P::ours_xy(&out.sum));
         Ok(CountResult {
