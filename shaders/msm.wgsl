@@ -18,7 +18,7 @@
 //   window_out      each window's sum out of Montgomery form, for the host's Horner combination
 
 const WORKGROUP_SIZE: u32 = {{WORKGROUP_SIZE}}u;
-const PREFIX_THREADS: u32 = 256u;
+const PREFIX_THREADS: u32 = {{PREFIX_THREADS}}u;
 const COORD_WORDS: u32 = {{COORD_WORDS}}u; // 32-bit words of one input coordinate
 const SCALAR_WORDS: u32 = 8u;              // scalars are 256-bit little-endian
 const POINT_WORDS: u32 = 4u * NUM_LIMBS;
@@ -38,7 +38,7 @@ struct Params {
     stride: u32,      // fold: partial t absorbs partial t + stride
     pad0: u32,
     add_steps: u32,   // curve_sw.wgsl's stepped general addition: its steps (ADD_STEPS)
-    pad2: u32,
+    offset: u32,      // first invocation of this slice of a dispatch (`invocation`)
 }
 
 // A storage buffer, not a uniform: lavapipe recompiles a shader for every new set of uniform values
@@ -63,8 +63,10 @@ struct Params {
 const P_WORDS = array<u32, COORD_WORDS>({{P_WORDS}});
 const R_WORDS = array<u32, SCALAR_WORDS>({{R_WORDS}});
 
+// The flat index of this invocation: where the host cut one dispatch into several to keep each
+// submission short (msm/submit.rs), `params.offset` is the first invocation of this slice.
 fn invocation(gid: vec3<u32>, groups: vec3<u32>) -> u32 {
-    return gid.x + gid.y * groups.x * WORKGROUP_SIZE;
+    return params.offset + gid.x + gid.y * groups.x * WORKGROUP_SIZE;
 }
 
 // Limb l of coordinate `c` of point i, cut from the packed little-endian words.

@@ -57,8 +57,9 @@ params! {
     /// Steps of curve_sw.wgsl's stepped general addition, read at run time so that the driver
     /// cannot unroll the loop.
     add_steps: u32,
-    /// Unused.
-    pad2: u32,
+    /// The first invocation of this dispatch, where one dispatch is cut into several to keep
+    /// each submission short (msm/submit.rs); every stage but `prefix` adds it to its index.
+    offset: u32,
 }
 
 impl Params {

@@ -1,13 +1,17 @@
 //! One MSM on the device: the buffers and bind groups of a plan (kept by `GpuMsm` for the next call
 //! with the same plan), the passes of each batch, and the read-back of the window sums, the input
 //! checks and the stage times in one transfer.
+//!
+//! Each batch's passes go in one submission (the last batch's with the reduction), which ends
+//! early only where the next pass would take it past the bound of [`super::submit`] (long
+//! dispatches are sliced for it), or where stages are timed by host waits.
 
 use super::contract::{Binding, Params};
-use super::curve::{ADD_STEPS, WORKGROUP_SIZE};
+use super::curve::{ADD_STEPS, PREFIX_THREADS, WORKGROUP_SIZE};
 use super::plan::{FAN_IN, Plan};
 use super::trace::Trace;
 use super::upload::{UploadPath, Uploader};
-use super::{GpuMsm, Stage, TimingSource};
+use super::{GpuMsm, Stage, TimingSource, submit};
 use crate::transfer::{dispatch_grid, read_many, start_read};
 use crate::{GpuContext, GpuError};
 
@@ -19,6 +23,7 @@ struct Varying {
     level: u32,
     chunks: u32,
     stride: u32,
+    offset: u32,
 }
 
 impl Varying {
@@ -37,6 +42,7 @@ impl Varying {
             chunks: self.chunks,
             stride: self.stride,
             add_steps: ADD_STEPS,
+            offset: self.offset,
             ..Params::default()
         }
     }
@@ -127,12 +133,7 @@ impl Resources {
             .expect("own buffer");
         ctx.queue.write_buffer(params, 0, &bytes);
         let queries = timestamps.then(|| {
-            let merge = (plan.lanes > 1) as usize;
-            let passes_per_batch = plan.smvp_passes(plan.batch).len() + 4 + merge;
-            let count = 2
-                * (1 + plan.batches() * passes_per_batch
-                    + 2
-                    + plan.segments.trailing_zeros() as usize) as u32;
+            let count = 2 * passes(plan) as u32;
             let set = ctx.device.create_query_set(&wgpu::QuerySetDescriptor {
                 label: Some("stage times"),
                 ty: wgpu::QueryType::Timestamp,
@@ -248,40 +249,81 @@ fn slice(buffer: &wgpu::Buffer, offset: u64, size: Option<u64>) -> wgpu::Binding
     })
 }
 
-/// Every distinct parameter record the MSM's passes use.
-fn records(plan: &Plan) -> Vec<Varying> {
-    let mut out = vec![Varying::default()];
-    let mut add = |p: Varying| {
-        if !out.contains(&p) {
-            out.push(p);
-        }
-    };
+/// The stage of an SMVP pass at `level`: level 0 adds points (in the batch-affine experiment,
+/// its own stage), the levels above combine head slots.
+fn smvp_stage(plan: &Plan, level: u32) -> Stage {
+    #[cfg(feature = "experiments")]
+    if level == 0 && plan.lanes > 1 {
+        return Stage::SmvpAffine;
+    }
+    let _ = plan; // read only by the experiment's branch
+    match level {
+        0 => Stage::Smvp,
+        _ => Stage::SmvpCombine,
+    }
+}
+
+/// Every dispatch of an MSM of `plan` before it is sliced, in order: its stage, its parameter
+/// record and its invocations (what [`Run::batch`], [`Run::convert`] and [`Run::finish`] record).
+fn dispatches(plan: &Plan) -> Vec<(Stage, Varying, u32)> {
+    let none = Varying::default();
+    let slots = plan.windows * (plan.buckets + 1);
+    let mut out = vec![(Stage::InitBuckets, none, slots)];
     for range in plan.batch_ranges() {
         let (n, base) = (range.len() as u32, range.start as u32);
-        add(Varying {
-            n,
-            base,
-            ..Default::default()
-        });
+        let p = Varying { n, base, ..none };
+        out.push((Stage::ConvertPoints, p, n));
+        out.push((Stage::Decompose, p, n));
+        out.push((Stage::Prefix, p, plan.windows * PREFIX_THREADS));
+        out.push((Stage::Scatter, p, n));
         for pass in plan.smvp_passes(n as usize) {
-            add(Varying {
-                n,
-                base,
+            let params = Varying {
                 level: pass.level,
                 chunks: pass.invocations,
-                stride: 0,
-            });
+                ..p
+            };
+            let stage = smvp_stage(plan, pass.level);
+            out.push((stage, params, plan.smvp_invocations(&pass)));
+            #[cfg(feature = "experiments")]
+            if plan.lanes > 1 && pass.level == 0 {
+                out.push((Stage::BucketMerge, p, slots));
+            }
         }
     }
+    out.push((Stage::Reduce, none, plan.windows * plan.segments));
     let mut stride = plan.segments / 2;
     while stride >= 1 {
-        add(Varying {
-            stride,
-            ..Default::default()
-        });
+        out.push((
+            Stage::Fold,
+            Varying { stride, ..none },
+            plan.windows * stride,
+        ));
         stride /= 2;
     }
+    out.push((Stage::WindowOut, none, plan.windows));
     out
+}
+
+/// Every distinct parameter record the MSM's passes use (one per slice of a sliced dispatch).
+fn records(plan: &Plan) -> Vec<Varying> {
+    let mut out = vec![Varying::default()];
+    for (stage, params, invocations) in dispatches(plan) {
+        for (offset, _) in plan.slices(stage, invocations) {
+            let p = Varying { offset, ..params };
+            if !out.contains(&p) {
+                out.push(p);
+            }
+        }
+    }
+    out
+}
+
+/// The passes (dispatches, slices counted) of an MSM of `plan`, at most: two timestamps each.
+fn passes(plan: &Plan) -> usize {
+    dispatches(plan)
+        .into_iter()
+        .map(|(stage, _, invocations)| plan.slices(stage, invocations).len())
+        .sum()
 }
 
 /// Where a batch's points come from.
@@ -311,6 +353,10 @@ pub(super) struct Run<'a> {
     msm: &'a GpuMsm,
     res: Resources,
     encoder: Option<wgpu::CommandEncoder>,
+    /// Estimated seconds of the work recorded into `encoder` ([`super::submit`]).
+    open_seconds: f64,
+    /// The estimated seconds of each command buffer submitted so far.
+    pub(super) submissions: Vec<f64>,
     timing: TimingSource,
     /// Stage of each timestamped pass, in order.
     passes: Vec<Stage>,
@@ -344,6 +390,8 @@ impl<'a> Run<'a> {
             msm,
             res,
             encoder: None,
+            open_seconds: 0.0,
+            submissions: Vec::new(),
             timing,
             passes: Vec::new(),
             host_times: Vec::new(),
@@ -392,6 +440,8 @@ impl<'a> Run<'a> {
         if let Some(encoder) = self.encoder.take() {
             let t = self.trace.start();
             self.ctx.queue.submit([encoder.finish()]);
+            self.submissions
+                .push(std::mem::take(&mut self.open_seconds));
             self.trace.end(t, || "submit".into());
         }
     }
@@ -414,7 +464,25 @@ impl<'a> Run<'a> {
         Ok(())
     }
 
-    /// Records one stage over `workgroups` workgroups (of `prefix`: one per window).
+    /// Records `stage` over `invocations` invocations, in the slices of the plan
+    /// ([`Plan::slices`]), each with its first invocation in its parameter record.
+    async fn sliced(
+        &mut self,
+        stage: Stage,
+        params: Varying,
+        swap: bool,
+        invocations: u32,
+    ) -> Result<(), GpuError> {
+        for (offset, count) in self.res.plan.slices(stage, invocations) {
+            let params = Varying { offset, ..params };
+            self.pass(stage, params, swap, count.div_ceil(WORKGROUP_SIZE))
+                .await?;
+        }
+        Ok(())
+    }
+
+    /// Records one stage over `workgroups` workgroups (of `prefix`: one per window), first
+    /// submitting what is recorded where this pass would take it past the submission bound.
     async fn pass(
         &mut self,
         stage: Stage,
@@ -422,6 +490,15 @@ impl<'a> Run<'a> {
         swap: bool,
         workgroups: u32,
     ) -> Result<(), GpuError> {
+        let plan = &self.res.plan;
+        let estimate = plan.submit.seconds(
+            workgroups.saturating_mul(stage.workgroup_size()),
+            submit::steps(stage, plan),
+        );
+        if self.open_seconds > 0.0 && self.open_seconds + estimate > plan.submit.bound() {
+            self.submit();
+        }
+        self.open_seconds += estimate;
         let (x, y) = dispatch_grid(self.ctx, workgroups)?;
         let index = 2 * self.passes.len() as u32;
         let queries = self.res.queries.as_ref().map(|q| q.0.clone());
@@ -475,13 +552,12 @@ impl<'a> Run<'a> {
     ) -> Result<(), GpuError> {
         let (n, base) = ((scalars.len() / 8) as u32, base as u32);
         let plan = self.res.plan;
-        let groups = |threads: usize| (threads as u32).div_ceil(WORKGROUP_SIZE);
         if base == 0 {
-            self.pass(
+            self.sliced(
                 Stage::InitBuckets,
                 Varying::default(),
                 false,
-                groups(plan.windows as usize * (plan.buckets as usize + 1)),
+                plan.windows * (plan.buckets + 1),
             )
             .await?;
         }
@@ -504,8 +580,7 @@ impl<'a> Run<'a> {
                 .await?;
                 self.upload_seconds += (self.now)() - start;
                 self.points = None;
-                self.pass(Stage::ConvertPoints, p, false, groups(n as usize))
-                    .await?;
+                self.sliced(Stage::ConvertPoints, p, false, n).await?;
             }
             BatchPoints::Resident(converted) => {
                 self.upload(&[("scalars", &scalars_in, scalars)]).await?;
@@ -515,11 +590,9 @@ impl<'a> Run<'a> {
         }
         let counts = self.res.buffer(Binding::Counts).clone();
         self.encoder().clear_buffer(&counts, 0, None);
-        self.pass(Stage::Decompose, p, false, groups(n as usize))
-            .await?;
+        self.sliced(Stage::Decompose, p, false, n).await?;
         self.pass(Stage::Prefix, p, false, plan.windows).await?;
-        self.pass(Stage::Scatter, p, false, groups(n as usize))
-            .await?;
+        self.sliced(Stage::Scatter, p, false, n).await?;
         // Only the batch-affine experiment runs more than one lane per invocation.
         let affine = cfg!(feature = "experiments") && plan.lanes > 1;
         if affine {
@@ -528,33 +601,26 @@ impl<'a> Run<'a> {
             self.encoder().clear_buffer(&sums, 0, None);
         }
         for pass in plan.smvp_passes(n as usize) {
-            let stage = match pass.level {
-                #[cfg(feature = "experiments")]
-                0 if affine => Stage::SmvpAffine,
-                0 => Stage::Smvp,
-                _ => Stage::SmvpCombine,
-            };
             let params = Varying {
                 n,
                 base,
                 level: pass.level,
                 chunks: pass.invocations,
-                stride: 0,
+                ..Default::default()
             };
             // Level ℓ writes heads B when ℓ is even, A when odd, and reads the other.
-            self.pass(
-                stage,
+            self.sliced(
+                smvp_stage(&plan, pass.level),
                 params,
                 pass.level % 2 == 1,
-                groups(plan.smvp_invocations(&pass) as usize),
+                plan.smvp_invocations(&pass),
             )
             .await?;
             #[cfg(feature = "experiments")]
             if affine && pass.level == 0 {
                 // Before the combine levels read the buckets that runs began in.
-                let slots = plan.windows as usize * (plan.buckets as usize + 1);
-                self.pass(Stage::BucketMerge, p, false, groups(slots))
-                    .await?;
+                let slots = plan.windows * (plan.buckets + 1);
+                self.sliced(Stage::BucketMerge, p, false, slots).await?;
             }
         }
         self.submit();
@@ -579,13 +645,8 @@ impl<'a> Run<'a> {
             base: base as u32,
             ..Default::default()
         };
-        self.pass(
-            Stage::ConvertPoints,
-            p,
-            false,
-            (n as u32).div_ceil(WORKGROUP_SIZE),
-        )
-        .await?;
+        self.sliced(Stage::ConvertPoints, p, false, n as u32)
+            .await?;
         self.submit();
         self.points = None;
         Ok(())
@@ -602,31 +663,21 @@ impl<'a> Run<'a> {
     pub(super) async fn finish(&mut self) -> Result<Readback, GpuError> {
         let (windows, segments) = (self.res.plan.windows as usize, self.res.plan.segments);
         let none = Varying::default();
-        self.pass(
-            Stage::Reduce,
-            none,
-            false,
-            ((windows * segments as usize) as u32).div_ceil(WORKGROUP_SIZE),
-        )
-        .await?;
+        self.sliced(Stage::Reduce, none, false, windows as u32 * segments)
+            .await?;
         let mut stride = segments / 2;
         while stride >= 1 {
-            self.pass(
+            self.sliced(
                 Stage::Fold,
                 Varying { stride, ..none },
                 false,
-                ((windows * stride as usize) as u32).div_ceil(WORKGROUP_SIZE),
+                windows as u32 * stride,
             )
             .await?;
             stride /= 2;
         }
-        self.pass(
-            Stage::WindowOut,
-            none,
-            false,
-            (windows as u32).div_ceil(WORKGROUP_SIZE),
-        )
-        .await?;
+        self.sliced(Stage::WindowOut, none, false, windows as u32)
+            .await?;
         let header_words = self.res.header_bytes as usize / 4;
         let result_words = header_words + windows * 4 * self.msm.constants.limbs;
         let used = 2 * self.passes.len() as u32;
