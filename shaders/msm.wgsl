@@ -18,7 +18,7 @@
 //   window_out      each window's sum out of Montgomery form, for the host's Horner combination
 
 const WORKGROUP_SIZE: u32 = {{WORKGROUP_SIZE}}u;
-const PREFIX_THREADS: u32 = 256u;
+const PREFIX_THREADS: u32 = {{PREFIX_THREADS}}u;
 const COORD_WORDS: u32 = {{COORD_WORDS}}u; // 32-bit words of one input coordinate
 const SCALAR_WORDS: u32 = 8u;              // scalars are 256-bit little-endian
 const POINT_WORDS: u32 = 4u * NUM_LIMBS;
@@ -39,6 +39,7 @@ struct Params {
     msm_windows: u32, // windows of one MSM (= windows unless several MSMs are packed)
     add_steps: u32,   // curve_sw.wgsl's stepped general addition: its steps (ADD_STEPS)
     copies: u32,      // copies of every point (precomputed bases; else 1)
+    offset: u32,      // first invocation of this slice of a dispatch (`invocation`)
 }
 
 // One pass may hold several MSMs side by side (GpuMsm::run_batch), or one MSM over several
@@ -72,8 +73,10 @@ fn input_points() -> u32 {
 const P_WORDS = array<u32, COORD_WORDS>({{P_WORDS}});
 const R_WORDS = array<u32, SCALAR_WORDS>({{R_WORDS}});
 
+// The flat index of this invocation: where the host cut one dispatch into several to keep each
+// submission short (msm/submit.rs), `params.offset` is the first invocation of this slice.
 fn invocation(gid: vec3<u32>, groups: vec3<u32>) -> u32 {
-    return gid.x + gid.y * groups.x * WORKGROUP_SIZE;
+    return params.offset + gid.x + gid.y * groups.x * WORKGROUP_SIZE;
 }
 
 // Limb l of coordinate `c` of point i, cut from the packed little-endian words.

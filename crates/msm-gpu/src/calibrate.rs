@@ -324,6 +324,9 @@ fn probe_options(n: usize, chunk: Option<u32>) -> RunOptions {
     RunOptions {
         batch: Some(n),
         chunk,
+        // A probe measures the K it asks for, on a device whose rate it is finding out: the
+        // submission bound's estimate would be made from a rate not yet known.
+        max_submission_seconds: f64::INFINITY,
         ..Default::default()
     }
 }
@@ -334,6 +337,7 @@ pub fn add_smvp(profile: &mut DeviceProfile, probe: &SmvpProbe) {
     profile.set_smvp_wave(probe.limbs, probe.invocations);
     let least = profile.smvp_wave.iter().map(|w| w.1).min().unwrap_or(1);
     profile.reduction_threads_int64 = least.max(profile.reduction_threads);
+    let mut slowest = None;
     let list = measurements(profile)
         .entry("smvp")
         .or_insert_with(|| json!([]));
@@ -344,9 +348,31 @@ pub fn add_smvp(profile: &mut DeviceProfile, probe: &SmvpProbe) {
             "invocations": probe.invocations,
             "msm_ms": probe.seconds * 1e3,
             "bracketed": probe.bracketed,
+            "additions_per_second": addition_rate(probe),
             "steps": probe.steps.iter().map(|&(n, k, t, s)| json!({"n": n, "k": k, "invocations": t, "ms": s * 1e3})).collect::<Vec<_>>(),
         }));
+        // The slowest rate measured: the submission bound errs on the short side.
+        slowest = list
+            .iter()
+            .filter_map(|e| e["additions_per_second"].as_f64())
+            .min_by(f64::total_cmp);
     }
+    if let Some(rate) = slowest {
+        profile.additions_per_second = rate;
+    }
+}
+
+/// The device's addition rate by the probe's fastest step, for kernels of
+/// [`crate::profile::REFERENCE_LIMBS`] limbs: its T invocations of K entries each added in the
+/// whole MSM's time (an underestimate: the other stages ran too).
+fn addition_rate(probe: &SmvpProbe) -> Option<f64> {
+    let &(_, k, t, s) = probe
+        .steps
+        .iter()
+        .filter(|step| step.2 == probe.invocations)
+        .min_by(|a, b| a.3.total_cmp(&b.3))?;
+    let scale = probe.limbs as f64 / crate::profile::REFERENCE_LIMBS as f64;
+    (s > 0.0).then(|| t as f64 * k as f64 / s * scale * scale)
 }
 
 /// The profile's measurements as a JSON object (made one if it is not).

@@ -10,8 +10,8 @@ pub struct GpuContext {
     pub queue: wgpu::Queue,
     /// The adapter's name, vendor, backend and driver, for reports and for naming results.
     pub info: wgpu::AdapterInfo,
-    /// The limits the device was opened with (the adapter's own), which bound buffer sizes and
-    /// dispatch shapes.
+    /// The limits the device was opened with (the adapter's own, or WebGPU's defaults:
+    /// [`DeviceLimits`]), which bound buffer sizes and dispatch shapes.
     pub limits: wgpu::Limits,
     /// The optional features enabled on the device (those asked for that the adapter offers).
     pub features: wgpu::Features,
@@ -50,22 +50,73 @@ pub struct AdapterReport {
     pub shader_int64: bool,
 }
 
+/// The limits a device is opened with.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum DeviceLimits {
+    /// The adapter's own limits: the largest bindings and buffers it offers, so that large MSMs
+    /// run in few batches.
+    #[default]
+    Adapter,
+    /// WebGPU's default limits only, whatever the adapter offers ([`wgpu::Limits::defaults`]:
+    /// 128 MiB per binding, 256 MiB per buffer, 8 storage buffers per shader stage, 16 KiB of
+    /// workgroup storage, 256 invocations per workgroup): what every WebGPU device has, a
+    /// phone's included. The MSM batches its points to fit them.
+    WebGpuDefault,
+}
+
+impl DeviceLimits {
+    /// `adapter` or `default`, as the CLI, the widgets and the npm package spell it.
+    pub fn name(self) -> &'static str {
+        match self {
+            DeviceLimits::Adapter => "adapter",
+            DeviceLimits::WebGpuDefault => "default",
+        }
+    }
+
+    /// The limits of that name ([`DeviceLimits::name`]), or an error listing the names.
+    pub fn parse(name: &str) -> Result<Self, GpuError> {
+        match name {
+            "adapter" | "" => Ok(DeviceLimits::Adapter),
+            "default" => Ok(DeviceLimits::WebGpuDefault),
+            other => Err(GpuError::Input(format!(
+                "device limits {other:?}: adapter (the adapter's own) or default (WebGPU's defaults)"
+            ))),
+        }
+    }
+
+    /// What to ask the device for, given the adapter's limits.
+    fn request(self, adapter: wgpu::Limits) -> wgpu::Limits {
+        match self {
+            DeviceLimits::Adapter => adapter,
+            DeviceLimits::WebGpuDefault => wgpu::Limits::defaults(),
+        }
+    }
+}
+
 impl GpuContext {
     /// Opens the best adapter available (high-performance preference) with the adapter's own limits,
     /// so large MSMs can use big buffers where the hardware allows.
     pub async fn new() -> Result<Self, GpuError> {
-        // Optional features the MSM uses where the adapter has them: stage timestamps, and 64-bit
-        // integers for the native field arithmetic (29- to 32-bit limbs).
-        Self::with_optional_features(wgpu::Features::TIMESTAMP_QUERY | wgpu::Features::SHADER_INT64)
-            .await
+        Self::open(DeviceLimits::Adapter, Self::OPTIONAL_FEATURES).await
     }
+
+    /// Optional features the MSM uses where the adapter has them: stage timestamps, and 64-bit
+    /// integers for the native field arithmetic (29- to 32-bit limbs).
+    pub const OPTIONAL_FEATURES: wgpu::Features =
+        wgpu::Features::TIMESTAMP_QUERY.union(wgpu::Features::SHADER_INT64);
 
     /// As [`GpuContext::new`], enabling only those of `optional` that the adapter offers (tests
     /// use it to open a device without SHADER_INT64, as a browser's is).
     pub async fn with_optional_features(optional: wgpu::Features) -> Result<Self, GpuError> {
+        Self::open(DeviceLimits::Adapter, optional).await
+    }
+
+    /// Opens the best adapter with `limits` ([`DeviceLimits::WebGpuDefault`]: only what every
+    /// WebGPU device offers), enabling those of `optional` that the adapter offers.
+    pub async fn open(limits: DeviceLimits, optional: wgpu::Features) -> Result<Self, GpuError> {
         let adapter = request_adapter().await?;
         let info = adapter.get_info();
-        let limits = adapter.limits();
+        let limits = limits.request(adapter.limits());
         let features = adapter.features() & optional;
         let (device, queue) = adapter
             .request_device(&wgpu::DeviceDescriptor {

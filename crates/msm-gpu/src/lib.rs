@@ -40,6 +40,6 @@ pub mod wgsl;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod testing;
 
-pub use context::{AdapterReport, GpuContext};
+pub use context::{AdapterReport, DeviceLimits, GpuContext};
 pub use error::GpuError;
 pub use profile::DeviceProfile;

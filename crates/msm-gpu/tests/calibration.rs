@@ -47,6 +47,13 @@ fn calibration_is_bounded_and_extends_an_earlier_one() {
     assert_eq!(p.origin, Origin::Calibrated);
     assert_eq!(p.device, cache::device_key(ctx));
     assert!(p.has_smvp_wave(done.msm.constants.limbs), "{}", p.summary());
+    // The submission bound's rate is the one measured, not the portable profile's.
+    let rate = p.additions_per_second;
+    assert!(
+        rate > 0.0 && rate != DeviceProfile::portable().additions_per_second,
+        "{rate}: {}",
+        p.measurements
+    );
     assert_eq!(done.msm.profile(), p);
     assert_eq!(
         done.msm.constants.limb_bits,

@@ -64,8 +64,10 @@ fn batch_affine_smvp() {
     let build = |curve: GpuCurve, bits: u32, lanes: u32| {
         calibrated_build(block_on(builder(curve, bits, lanes).build(gpu())).unwrap())
     };
+    // K pinned up to the loop limit, however long the submission: no submission bound.
     let chunked = |k: u32| RunOptions {
         chunk: Some(k),
+        max_submission_seconds: f64::INFINITY,
         ..Default::default()
     };
     let m = build(GpuCurve::Bn254, width(GpuCurve::Bn254), 8);

@@ -9,6 +9,7 @@ mod bigint_add;
 mod book_tables;
 mod calibration;
 mod contract;
+mod device_limits;
 mod experiments;
 mod field;
 mod loop_limit;

@@ -303,9 +303,11 @@ fn compact_product_within_loop_limit() {
     };
     let plan = m.plan(ctx, 1000, &RunOptions::default()).unwrap();
     let most = budget.max_chunk(plan.windows).unwrap();
+    // K pinned at the loop limit, however long the submission: no submission bound.
     let at = |k: u32| RunOptions {
         chunk: Some(k),
         window_bits: Some(plan.window_bits),
+        max_submission_seconds: f64::INFINITY,
         ..Default::default()
     };
     assert!(
@@ -429,6 +431,8 @@ fn batches_and_window_sizes() {
         max_binding_bytes: Some(300_000),
         window_bits: Some(2),
         chunk: Some(128),
+        // K pinned, however long the submission (on lavapipe, longer than the default bound).
+        max_submission_seconds: f64::INFINITY,
         ..Default::default()
     };
     // The SMVP's head slots bound the batch: (⌈448·127/128⌉ + 127) points of 480 bytes fit 300 kB,
@@ -526,6 +530,7 @@ fn smvp_chunk_sizes() {
             &[2, 5, 300],
             &RunOptions {
                 chunk: Some(k),
+                max_submission_seconds: f64::INFINITY,
                 ..Default::default()
             },
             20 + k as u64,
@@ -575,6 +580,7 @@ fn rejects_bad_input() {
         max_binding_bytes: Some(300_000),
         window_bits: Some(2),
         chunk: Some(128),
+        max_submission_seconds: f64::INFINITY,
         ..o
     };
     let mut points = vec![([0; 6], [0; 6]); 1500];
@@ -629,9 +635,11 @@ fn reduction_segment_counts() {
     let curve = GpuCurve::Bls12_377;
     let m = msm(curve, width(curve));
     for segments in [1, 2, 64, 512] {
+        // S pinned (1: a single invocation runs a window's whole reduction): no bound.
         let options = RunOptions {
             window_bits: Some(10),
             segments: Some(segments),
+            max_submission_seconds: f64::INFINITY,
             ..Default::default()
         };
         check::<ark_bls12_377::G1Affine>(m, &[1, 100, 1000], &options, 40 + segments as u64);

@@ -336,6 +336,16 @@ fn named_profiles_and_json() {
             serde_json::json!(-1),
             "\"reduction_threads\"",
         ),
+        (
+            "additions_per_second",
+            serde_json::json!(0),
+            "\"additions_per_second\" must be a positive number",
+        ),
+        (
+            "binding_limit",
+            serde_json::json!(4096),
+            "\"binding_limit\" must be null or at least 1 MiB",
+        ),
     ] {
         let mut v = good.clone();
         v[key] = value;
@@ -395,5 +405,22 @@ fn named_profile_for_the_adapter() {
     assert_eq!(
         named("SwiftShader Device (Subzero)", BrowserWebGpu),
         expect("swiftshader", "compact")
+    );
+    // Phones' GPUs, by a word of their names: planned within WebGPU's default limits.
+    assert_eq!(
+        named("Adreno (TM) 740", Vulkan),
+        expect("mobile", "compact")
+    );
+    assert_eq!(
+        named("Mali-G715", BrowserWebGpu),
+        expect("mobile", "compact")
+    );
+    assert_eq!(
+        named("PowerVR B-Series", Vulkan),
+        expect("mobile", "compact")
+    );
+    assert_eq!(
+        named("Smalltalk GPU", Vulkan),
+        expect("portable", "unrolled")
     );
 }

@@ -98,7 +98,7 @@ impl GpuMsm {
     /// device's buffers holds); an MSM over precomputed bases, or one too large to share a
     /// batch, runs on its own. Resident points are not moved again (natively they are copied
     /// on the GPU into the pass). The outputs of one pass share its plan (its `msms` MSMs),
-    /// stage times and host phases.
+    /// stage times, host phases and submissions.
     pub async fn run_batch<L: Layout>(
         &self,
         ctx: &GpuContext,
@@ -326,6 +326,7 @@ impl GpuMsm {
                     stages: back.stages.clone(),
                     host: laps.host.clone(),
                     host_trace: spans.clone(),
+                    submissions: back.submissions.clone(),
                 };
                 (i, one)
             })

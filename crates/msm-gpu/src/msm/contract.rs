@@ -60,6 +60,9 @@ params! {
     add_steps: u32,
     /// Copies of every point (precomputed bases): `n` counts them all; 1 otherwise.
     copies: u32,
+    /// The first invocation of this dispatch, where one dispatch is cut into several to keep
+    /// each submission short (msm/submit.rs); every stage but `prefix` adds it to its index.
+    offset: u32,
 }
 
 impl Params {

@@ -11,8 +11,13 @@ use crate::mont_wgsl::KernelForm;
 use crate::shaders::{CURVE_SW, CURVE_TE, FIELD as FIELD_FUNCTIONS, MSM as MSM_STAGES};
 use crate::{GpuError, wgsl};
 
-/// Invocations per workgroup of every stage except `prefix` (which uses 256, fixed in the shader).
+/// Invocations per workgroup of every stage except `prefix`.
 pub const WORKGROUP_SIZE: u32 = 64;
+
+/// Invocations per workgroup of `prefix`, one workgroup per window, each summing a run of the
+/// window's bucket counts; it holds one `u32` per invocation in workgroup storage. 256 is
+/// WebGPU's default limit on invocations per workgroup.
+pub const PREFIX_THREADS: u32 = 256;
 
 /// The curves the GPU MSM supports (G1 of the pairing curves; Ed-on-BLS12-377).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -117,6 +122,7 @@ pub(crate) fn module_source(
 ) -> Result<String, GpuError> {
     let mut values = field_constants_in(constants, form);
     values.push(("WORKGROUP_SIZE", WORKGROUP_SIZE.to_string()));
+    values.push(("PREFIX_THREADS", PREFIX_THREADS.to_string()));
     values.push(("COORD_WORDS", curve.coord_words().to_string()));
     values.push(("POINT_ACCESSORS", point_accessors()));
     let modulus = &curve.base_field().params().modulus;

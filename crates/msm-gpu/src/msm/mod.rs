@@ -27,6 +27,7 @@ mod precompute;
 mod resident;
 mod run;
 pub mod stage;
+pub mod submit;
 mod trace;
 mod upload;
 
@@ -36,7 +37,9 @@ use fastmsm_mont::LimbConstants;
 pub use batch::{BatchMsm, Points};
 pub use build::{GpuMsmBuilder, ProfileChoice, Progress};
 pub use combine::AffineOut;
-pub use curve::{GeneralAdd, GpuCurve, MixedAdd, WORKGROUP_SIZE, shader_source, shader_source_in};
+pub use curve::{
+    GeneralAdd, GpuCurve, MixedAdd, PREFIX_THREADS, WORKGROUP_SIZE, shader_source, shader_source_in,
+};
 pub use plan::{Packing, Plan, SmvpPass, default_window_bits, reduction_segments};
 pub use points::{GpuPoint, Layout};
 #[cfg(feature = "experiments")]
@@ -97,6 +100,12 @@ pub struct RunOptions {
     /// c). Costs copies × the points' device memory ([`Bases::device_bytes`]) and, once, the
     /// doublings. MSMs over the bases take it from them; the other calls refuse it.
     pub precompute: Option<u32>,
+    /// The longest one submission of GPU work may take by the profile's estimate, in seconds
+    /// (default [`submit::DEFAULT_MAX_SUBMISSION_SECONDS`]; infinite: no bound). A phone's
+    /// driver resets the device after about two seconds of one submission; the plan shortens
+    /// the SMVP's chunks and the reduction's segments, and the run cuts long dispatches into
+    /// several submissions ([`submit`]).
+    pub max_submission_seconds: f64,
 }
 
 impl Default for RunOptions {
@@ -114,6 +123,7 @@ impl Default for RunOptions {
             wait_after_upload: false,
             clock: crate::clock::seconds,
             precompute: None,
+            max_submission_seconds: submit::DEFAULT_MAX_SUBMISSION_SECONDS,
         }
     }
 }
@@ -149,6 +159,11 @@ pub struct MsmOutput<T = AffineOut> {
     /// With [`RunOptions::host_trace`]: the host's timeline, seconds from the MSM's start (empty
     /// otherwise).
     pub host_trace: Vec<HostSpan>,
+    /// The command buffers of compute passes submitted to the GPU's queue, each as the seconds
+    /// the profile's time model estimates for it ([`submit`]; the input's copies and the
+    /// read-back go apart): one per batch where its passes fit the bound, more where the bound
+    /// cut the work ([`RunOptions::max_submission_seconds`]) or stages are timed by host waits.
+    pub submissions: Vec<f64>,
 }
 
 impl<T> MsmOutput<T> {
@@ -164,6 +179,7 @@ impl<T> MsmOutput<T> {
             stages: self.stages,
             host: self.host,
             host_trace: self.host_trace,
+            submissions: self.submissions,
         })
     }
 }
@@ -236,19 +252,32 @@ impl GpuMsm {
         let limit = options
             .max_binding_bytes
             .unwrap_or(u64::MAX)
+            .min(self.profile.binding_limit.unwrap_or(u64::MAX))
             .min(ctx.limits.max_storage_buffer_binding_size)
             .min(ctx.limits.max_buffer_size);
-        Plan::with_lanes(
-            self.curve,
-            &self.constants,
-            n,
-            options,
-            limit,
-            &self.profile,
-            self.lanes,
-            self.loop_budget(ctx),
-            packing,
-        )
+        let plan_within = |limit: u64| {
+            Plan::with_lanes(
+                self.curve,
+                &self.constants,
+                n,
+                options,
+                limit,
+                &self.profile,
+                self.lanes,
+                self.loop_budget(ctx),
+                packing,
+            )
+        };
+        let plan = plan_within(limit)?;
+        // The input's staging buffer (a packed point and scalar per point, not bound) can be
+        // larger than the bound buffers where limbs are wide (29- to 32-bit): it must stay within
+        // the buffer limit, which with WebGPU's defaults is twice the binding limit.
+        let staging = plan.batch as u64 * 4 * (2 * self.curve.coord_words() as u64 + 8);
+        let most = ctx.limits.max_buffer_size;
+        if staging <= most {
+            return Ok(plan);
+        }
+        plan_within((limit as u128 * most as u128 / staging as u128) as u64)
     }
 
     /// What one invocation of this MSM's kernels may run on `ctx`'s device, where its loops are
@@ -269,11 +298,9 @@ impl GpuMsm {
     }
 
     /// Invocations per workgroup of the level-0 SMVP kernel.
+    #[cfg(feature = "experiments")]
     pub(crate) fn smvp_workgroup(&self) -> u32 {
-        #[cfg(feature = "experiments")]
-        return self.smvp.workgroup();
-        #[cfg(not(feature = "experiments"))]
-        WORKGROUP_SIZE
+        self.smvp.workgroup()
     }
 
     /// The stages compiled for `lanes` chunks per level-0 SMVP invocation: [`Stage::ALL`], and
@@ -397,6 +424,8 @@ impl GpuMsm {
                 stages: Vec::new(),
                 host: laps.host,
                 host_trace: Vec::new(),
+                // Nothing ran on the GPU.
+                submissions: Vec::new(),
             });
         }
         let (back, mut trace) = self
@@ -419,6 +448,7 @@ impl GpuMsm {
             stages: back.stages,
             host: laps.host,
             host_trace: trace.spans(),
+            submissions: back.submissions,
         })
     }
 
@@ -531,30 +561,33 @@ impl Laps {
     }
 }
 
-/// Refuses an adapter whose limits are below what the stages need, naming the limit: storage
-/// buffers bound by one stage (`smvp` and `smvp_combine` bind 7), and the workgroup size.
+/// Refuses a device whose limits are below what the stages need, naming the limit: storage
+/// buffers bound by one stage (`smvp` and `smvp_combine` bind 7), invocations per workgroup
+/// (`prefix` runs 256) and workgroup storage (`prefix`'s running totals). WebGPU's default
+/// limits (8 buffers, 256 invocations, 16 KiB) cover every stage.
 pub fn check_limits(ctx: &GpuContext) -> Result<(), GpuError> {
-    let most_buffers = Stage::ALL
-        .iter()
-        .map(|s| s.bindings().len())
-        .max()
-        .unwrap_or(0) as u64;
+    let most = |f: fn(Stage) -> u64| Stage::ALL.iter().map(|&s| f(s)).max().unwrap_or(0);
     let l = &ctx.limits;
     for (what, needed, limit) in [
         (
             "storage buffers per shader stage (maxStorageBuffersPerShaderStage)",
-            most_buffers,
+            most(|s| s.bindings().len() as u64),
             l.max_storage_buffers_per_shader_stage as u64,
         ),
         (
             "workgroup size x (maxComputeWorkgroupSizeX)",
-            WORKGROUP_SIZE as u64,
+            most(|s| s.workgroup_size().into()),
             l.max_compute_workgroup_size_x as u64,
         ),
         (
             "invocations per workgroup (maxComputeInvocationsPerWorkgroup)",
-            WORKGROUP_SIZE as u64,
+            most(|s| s.workgroup_size().into()),
             l.max_compute_invocations_per_workgroup as u64,
+        ),
+        (
+            "workgroup storage in bytes (maxComputeWorkgroupStorageSize)",
+            most(|s| s.workgroup_storage_bytes().into()),
+            l.max_compute_workgroup_storage_size as u64,
         ),
     ] {
         if needed > limit {

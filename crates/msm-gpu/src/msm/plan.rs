@@ -4,6 +4,8 @@
 use super::RunOptions;
 use super::curve::{GpuCurve, bit_length};
 use super::loops::LoopBudget;
+use super::stage::Stage;
+use super::submit::{self, SubmitModel};
 use crate::GpuError;
 use crate::field::int64_products;
 use crate::profile::DeviceProfile;
@@ -52,6 +54,9 @@ pub struct Plan {
     /// holds 2^(c·windows·t)·P and takes the scalar's digits t·windows to (t + 1)·windows − 1, so
     /// that the SMVP sees `copies · n` points in `windows` windows. 1 otherwise.
     pub copies: u32,
+    /// How long each dispatch is estimated to take, and the bound on one submission
+    /// ([`super::submit`]): K and the segments stay within it, long dispatches are sliced.
+    pub submit: SubmitModel,
 }
 
 /// How points and MSMs share one pass of each stage: `msms` MSMs packed side by side
@@ -213,6 +218,12 @@ impl Plan {
                 c
             }
         };
+        let bound = options.max_submission_seconds;
+        if bound.is_nan() || bound <= 0.0 {
+            return Err(GpuError::Input(format!(
+                "max_submission_seconds {bound}: a positive number of seconds (infinite: no bound)"
+            )));
+        }
         if chunk.is_some_and(|k| k < MIN_CHUNK) {
             return Err(GpuError::Input(format!(
                 "SMVP chunk {}: at least {MIN_CHUNK}",
@@ -272,6 +283,7 @@ impl Plan {
             None => n.max(1),
         };
         let (lo, hi) = profile.chunk_range;
+        let model = SubmitModel::new(profile, limbs, options.max_submission_seconds);
         // One wave of SMVP invocations per batch: every invocation adds K points in sequence, so
         // a batch takes about one chunk's time per wave, and a second wave that is only part full
         // costs as much as a full one. The GPU derives the K it uses from the entries the scalars
@@ -304,11 +316,15 @@ impl Plan {
                 loops.map_or(0, |b| b.limit)
             )));
         }
+        // Within the submission bound, K entries and the walk to the chunk (its steps).
+        let bound_chunk = (model.max_steps() - 1.0)
+            .max(MIN_CHUNK as f64)
+            .min(u32::MAX as f64) as u32;
         let one_wave = |b: usize| {
             let k = (b.max(1) * digits as usize)
                 .div_ceil(wave)
                 .clamp(lo as usize, hi as usize) as u32;
-            k.min(loop_chunk.unwrap_or(u32::MAX))
+            k.min(loop_chunk.unwrap_or(u32::MAX)).min(bound_chunk)
         };
         let mut chunk = chunk.unwrap_or_else(|| one_wave(wanted));
         // Bytes per point of the largest per-batch buffer: Montgomery coordinates, a digit per
@@ -393,7 +409,8 @@ impl Plan {
                 buckets,
                 int64_products(constants.limb_bits),
             )
-            .max(least_segments),
+            .max(least_segments)
+            .max(submit::min_segments(&model, buckets, c)),
         };
         // The combine levels: F slots per invocation, each found by a walk over the windows and
         // at most 32 levels (F^32 slots), far within any limit seen; checked all the same.
@@ -406,7 +423,7 @@ impl Plan {
         }
         let partial_bytes = virtual_windows as u64 * segments as u64 * point_bytes;
         debug_assert!(partial_bytes <= bucket_bytes);
-        Ok(Self {
+        let plan = Self {
             n,
             window_bits: c,
             windows,
@@ -418,7 +435,10 @@ impl Plan {
             lanes,
             msms,
             copies,
-        })
+            submit: model,
+        };
+        submit::check(&plan)?;
+        Ok(plan)
     }
     // ANCHOR_END: plan_new
 
@@ -477,6 +497,19 @@ impl Plan {
         passes
     }
     // ANCHOR_END: smvp_passes
+
+    /// The slices `(first invocation, invocations)` of a dispatch of `invocations` invocations
+    /// of `stage`, each within the submission bound where whole waves allow
+    /// ([`SubmitModel::slice`]). Every stage is cut but `prefix` (a workgroup per window, each
+    /// a few operations per bucket) and the batch-affine experiment's.
+    pub fn slices(&self, stage: Stage, invocations: u32) -> Vec<(u32, u32)> {
+        let per = if submit::sliced(stage) {
+            self.submit.slice(submit::steps(stage, self))
+        } else {
+            u32::MAX
+        };
+        submit::cut(invocations, per)
+    }
 
     /// Invocations of an SMVP pass: one per chunk (level 0: one per `lanes` chunks), one per F
     /// slots above.

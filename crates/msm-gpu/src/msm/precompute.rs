@@ -14,6 +14,7 @@ use super::GpuMsm;
 use super::contract::{Binding, Params};
 use super::curve::{ADD_STEPS, GpuCurve, MixedAdd, WORKGROUP_SIZE, bit_length, module_source};
 use super::loops::LoopBudget;
+use super::submit::{self, SubmitModel};
 use crate::mont_wgsl::product_loop_iterations;
 use crate::transfer::{dispatch_grid, wait_idle};
 use crate::{GpuContext, GpuError, wgsl};
@@ -114,11 +115,31 @@ fn module(msm: &GpuMsm) -> Result<String, GpuError> {
     Ok(source)
 }
 
-/// Doublings per `precompute_double` pass on a device whose loops stop after `budget.limit`
-/// iterations per invocation (each doubling counted as an addition), or all of them.
-fn doublings_per_pass(total: u32, budget: Option<LoopBudget>) -> Result<u32, GpuError> {
+/// Additions (in the SMVP's mixed additions, [`submit::steps`]) one invocation of each kernel
+/// runs, for the submission bound: `precompute_load` a conversion, `precompute_double` one per
+/// doubling (a doubling costs less than a mixed addition), `precompute_store` the inversion's
+/// products (a square or a multiply per bit of p − 2, at most two per bit; 11 products and
+/// squarings make a mixed addition) and a few more.
+fn steps(curve: GpuCurve, stage: usize, doublings: u32) -> f64 {
+    match stage {
+        0 => 0.3,
+        1 => doublings as f64,
+        _ => (2 * bit_length(&curve.base_field().params().modulus)) as f64 / 11.0 + 1.0,
+    }
+}
+
+/// Doublings per `precompute_double` pass: all of them, or fewer on a device whose loops stop
+/// after `budget.limit` iterations per invocation (each doubling counted as an addition), and
+/// few enough that one wave of the pass stays within the submission bound of `model`.
+fn doublings_per_pass(
+    total: u32,
+    budget: Option<LoopBudget>,
+    model: &SubmitModel,
+) -> Result<u32, GpuError> {
+    // One wave within the bound (at least one doubling: a bound below that is refused first).
+    let total = (model.max_steps().floor().min(total as f64) as u32).max(1);
     let Some(budget) = budget else {
-        return Ok(total.max(1));
+        return Ok(total);
     };
     let most = budget.limit.saturating_sub(16) / (1 + budget.per_addition);
     if most == 0 {
@@ -134,6 +155,9 @@ fn doublings_per_pass(total: u32, budget: Option<LoopBudget>) -> Result<u32, Gpu
 impl GpuMsm {
     /// Fills copies 1 to `copies − 1` of every chunk of resident points (`ranges[i]` the points
     /// of `chunks[i]`, copy 0 already converted there): copy t is 2^doublings times copy t − 1.
+    /// Each dispatch is cut into slices and the passes into submissions within the bound of
+    /// `model` (the bases' plan's, [`submit`]), as an MSM's are; returns each submission's
+    /// estimated seconds.
     pub(super) async fn precompute_copies(
         &self,
         ctx: &GpuContext,
@@ -141,7 +165,8 @@ impl GpuMsm {
         ranges: &[std::ops::Range<usize>],
         copies: u32,
         doublings: u32,
-    ) -> Result<(), GpuError> {
+        model: &SubmitModel,
+    ) -> Result<Vec<f64>, GpuError> {
         let budget = self.loop_budget(ctx);
         if let Some(b) = budget {
             // One inversion per point in `precompute_store`: a product per bit of p and per set bit.
@@ -155,7 +180,19 @@ impl GpuMsm {
                 });
             }
         }
-        let per_pass = doublings_per_pass(doublings, budget)?;
+        // One workgroup of each kernel (the least slice) must fit the bound, as
+        // `submit::check` asks of the MSM's stages.
+        for (stage, (entry, _)) in STAGES.iter().enumerate() {
+            let seconds = model.seconds(WORKGROUP_SIZE, steps(self.curve, stage, 1));
+            if seconds > model.bound() {
+                return Err(GpuError::Input(format!(
+                    "max_submission_seconds {:.3e} s cannot be met: one workgroup of {entry} is \
+                     estimated at {seconds:.3e} s by the profile; raise the bound",
+                    model.bound(),
+                )));
+            }
+        }
+        let per_pass = doublings_per_pass(doublings, budget, model)?;
         let scope = ctx.device.push_error_scope(wgpu::ErrorFilter::Validation);
         let module = ctx
             .device
@@ -175,14 +212,18 @@ impl GpuMsm {
             usage: wgpu::BufferUsages::STORAGE,
             mapped_at_creation: false,
         });
-        for (chunk, range) in chunks.iter().zip(ranges) {
-            let n = range.len() as u32;
-            let (x, y) = dispatch_grid(ctx, n.div_ceil(WORKGROUP_SIZE))?;
-            let mut encoder = ctx
-                .device
+        let new_encoder = || {
+            ctx.device
                 .create_command_encoder(&wgpu::CommandEncoderDescriptor {
                     label: Some("precompute"),
-                });
+                })
+        };
+        let mut submissions = Vec::new();
+        for (chunk, range) in chunks.iter().zip(ranges) {
+            let n = range.len() as u32;
+            let mut encoder = new_encoder();
+            // Estimated seconds of the passes recorded into `encoder`.
+            let mut open = 0.0;
             for copy in 1..copies {
                 let mut passes = vec![(0, 0)];
                 let mut left = doublings;
@@ -193,51 +234,40 @@ impl GpuMsm {
                 }
                 passes.push((2, 0));
                 for (stage, stride) in passes {
-                    let record = Params {
-                        n,
-                        level: copy,
-                        stride,
-                        add_steps: ADD_STEPS,
-                        windows: 1,
-                        msm_windows: 1,
-                        copies: 1,
-                        ..Params::default()
-                    };
-                    let params = ctx
-                        .device
-                        .create_buffer_init(&wgpu::util::BufferInitDescriptor {
-                            label: Some("precompute params"),
-                            contents: bytemuck::bytes_of(&record),
-                            usage: wgpu::BufferUsages::STORAGE,
-                        });
-                    let (pipeline, layout) = &pipelines[stage];
-                    let entries: Vec<_> = STAGES[stage]
-                        .1
-                        .iter()
-                        .map(|&b| wgpu::BindGroupEntry {
-                            binding: b.index(),
-                            resource: match b {
-                                Binding::Params => params.as_entire_binding(),
-                                Binding::Points => chunk.as_entire_binding(),
-                                _ => work.as_entire_binding(),
-                            },
-                        })
-                        .collect();
-                    let group = ctx.device.create_bind_group(&wgpu::BindGroupDescriptor {
-                        label: Some(STAGES[stage].0),
-                        layout,
-                        entries: &entries,
-                    });
-                    let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
-                        label: Some(STAGES[stage].0),
-                        timestamp_writes: None,
-                    });
-                    pass.set_pipeline(pipeline);
-                    pass.set_bind_group(0, &group, &[]);
-                    pass.dispatch_workgroups(x, y, 1);
+                    let each = steps(self.curve, stage, stride);
+                    for (offset, count) in submit::cut(n, model.slice(each)) {
+                        let estimate = model.seconds(count, each);
+                        if open > 0.0 && open + estimate > model.bound() {
+                            let full = std::mem::replace(&mut encoder, new_encoder());
+                            ctx.queue.submit([full.finish()]);
+                            submissions.push(std::mem::take(&mut open));
+                        }
+                        open += estimate;
+                        let record = Params {
+                            n,
+                            level: copy,
+                            stride,
+                            add_steps: ADD_STEPS,
+                            windows: 1,
+                            msm_windows: 1,
+                            copies: 1,
+                            offset,
+                            ..Params::default()
+                        };
+                        record_pass(
+                            ctx,
+                            &mut encoder,
+                            &pipelines[stage],
+                            stage,
+                            &record,
+                            [chunk, &work],
+                            count,
+                        )?;
+                    }
                 }
             }
             ctx.queue.submit([encoder.finish()]);
+            submissions.push(open);
             // One chunk at a time: a device that cuts long submissions short sees short ones.
             wait_idle(ctx).await?;
         }
@@ -246,8 +276,54 @@ impl GpuMsm {
                 "precomputing the bases' multiples: {error}"
             )));
         }
-        Ok(())
+        Ok(submissions)
     }
+}
+
+/// Records one precomputation kernel (`STAGES[stage]`) over `invocations` invocations with
+/// parameter record `record`, binding `points` and `work` (the running multiples).
+fn record_pass(
+    ctx: &GpuContext,
+    encoder: &mut wgpu::CommandEncoder,
+    (pipeline, layout): &(wgpu::ComputePipeline, wgpu::BindGroupLayout),
+    stage: usize,
+    record: &Params,
+    [points, work]: [&wgpu::Buffer; 2],
+    invocations: u32,
+) -> Result<(), GpuError> {
+    let (x, y) = dispatch_grid(ctx, invocations.div_ceil(WORKGROUP_SIZE))?;
+    let params = ctx
+        .device
+        .create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some("precompute params"),
+            contents: bytemuck::bytes_of(record),
+            usage: wgpu::BufferUsages::STORAGE,
+        });
+    let entries: Vec<_> = STAGES[stage]
+        .1
+        .iter()
+        .map(|&b| wgpu::BindGroupEntry {
+            binding: b.index(),
+            resource: match b {
+                Binding::Params => params.as_entire_binding(),
+                Binding::Points => points.as_entire_binding(),
+                _ => work.as_entire_binding(),
+            },
+        })
+        .collect();
+    let group = ctx.device.create_bind_group(&wgpu::BindGroupDescriptor {
+        label: Some(STAGES[stage].0),
+        layout,
+        entries: &entries,
+    });
+    let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+        label: Some(STAGES[stage].0),
+        timestamp_writes: None,
+    });
+    pass.set_pipeline(pipeline);
+    pass.set_bind_group(0, &group, &[]);
+    pass.dispatch_workgroups(x, y, 1);
+    Ok(())
 }
 
 #[cfg(test)]

@@ -33,6 +33,8 @@ pub(super) struct Resident {
     /// The window size the copies were computed for (their multiples are 2^(c·g·t)).
     window_bits: u32,
     chunks: Vec<wgpu::Buffer>,
+    /// The estimated seconds of each submission of the upload's GPU work ([`super::submit`]).
+    submissions: Vec<f64>,
 }
 
 /// Bases on the GPU for MSMs of the [`GpuMsm`] that uploaded them, in layout `L`: a point type,
@@ -80,6 +82,13 @@ impl<A> Bases<A> {
     /// Bytes of device memory the points take (every copy).
     pub fn device_bytes(&self) -> u64 {
         self.inner.chunks.iter().map(|c| c.size()).sum()
+    }
+
+    /// The command buffers of compute passes the upload submitted (the conversion, then the
+    /// precomputed copies'), each as the seconds the profile's time model estimates for it:
+    /// within [`RunOptions::max_submission_seconds`] as an MSM's are ([`super::submit`]).
+    pub fn submissions(&self) -> &[f64] {
+        &self.inner.submissions
     }
 }
 
@@ -247,6 +256,7 @@ impl GpuMsm {
                 })
             })
             .collect();
+        let mut submissions = Vec::new();
         if n > 0 {
             let scope = ctx.device.push_error_scope(wgpu::ErrorFilter::Validation);
             // The buffers of the MSMs to come: with timestamp queries where the device has them.
@@ -260,6 +270,7 @@ impl GpuMsm {
                 run.convert(range.start, words, chunk).await?;
             }
             let bad = run.bad_coordinate().await;
+            submissions = std::mem::take(&mut run.submissions);
             self.keep_resources(run.into_resources());
             if let Some(error) = scope.pop().await {
                 return Err(GpuError::Validation(error.to_string()));
@@ -269,8 +280,10 @@ impl GpuMsm {
             }
             if copies > 1 {
                 let doublings = plan.window_bits * plan.windows;
-                self.precompute_copies(ctx, &chunks, &ranges, copies, doublings)
+                let more = self
+                    .precompute_copies(ctx, &chunks, &ranges, copies, doublings, &plan.submit)
                     .await?;
+                submissions.extend(more);
             }
         }
         Ok(Bases {
@@ -283,6 +296,7 @@ impl GpuMsm {
                 copies,
                 window_bits: plan.window_bits,
                 chunks,
+                submissions,
             },
             _layout: PhantomData,
         })

@@ -1,13 +1,17 @@
 //! One MSM on the device: the buffers and bind groups of a plan (kept by `GpuMsm` for the next call
 //! with the same plan), the passes of each batch, and the read-back of the window sums, the input
 //! checks and the stage times in one transfer.
+//!
+//! Each batch's passes go in one submission (the last batch's with the reduction), which ends
+//! early only where the next pass would take it past the bound of [`super::submit`] (long
+//! dispatches are sliced for it), or where stages are timed by host waits.
 
 use super::contract::{Binding, Params};
-use super::curve::{ADD_STEPS, WORKGROUP_SIZE};
+use super::curve::{ADD_STEPS, PREFIX_THREADS};
 use super::plan::{FAN_IN, Plan};
 use super::trace::Trace;
 use super::upload::{UploadPath, Uploader};
-use super::{GpuMsm, Stage, TimingSource};
+use super::{GpuMsm, Stage, TimingSource, submit};
 use crate::transfer::{dispatch_grid, read_many, start_read};
 use crate::{GpuContext, GpuError};
 
@@ -19,6 +23,7 @@ struct Varying {
     level: u32,
     chunks: u32,
     stride: u32,
+    offset: u32,
 }
 
 impl Varying {
@@ -40,6 +45,7 @@ impl Varying {
             chunks: self.chunks,
             stride: self.stride,
             add_steps: ADD_STEPS,
+            offset: self.offset,
         }
     }
 }
@@ -136,12 +142,7 @@ impl Resources {
             .expect("own buffer");
         ctx.queue.write_buffer(params, 0, &bytes);
         let queries = timestamps.then(|| {
-            let merge = (plan.lanes > 1) as usize;
-            let passes_per_batch = plan.smvp_passes(plan.batch).len() + 4 + merge;
-            let count = 2
-                * (1 + plan.batches() * passes_per_batch
-                    + 2
-                    + plan.segments.trailing_zeros() as usize) as u32;
+            let count = 2 * passes(plan) as u32;
             let set = ctx.device.create_query_set(&wgpu::QuerySetDescriptor {
                 label: Some("stage times"),
                 ty: wgpu::QueryType::Timestamp,
@@ -257,40 +258,84 @@ fn slice(buffer: &wgpu::Buffer, offset: u64, size: Option<u64>) -> wgpu::Binding
     })
 }
 
-/// Every distinct parameter record the MSM's passes use.
-fn records(plan: &Plan) -> Vec<Varying> {
-    let mut out = vec![Varying::default()];
-    let mut add = |p: Varying| {
-        if !out.contains(&p) {
-            out.push(p);
-        }
-    };
+/// The stage of an SMVP pass at `level`: level 0 adds points (in the batch-affine experiment,
+/// its own stage), the levels above combine head slots.
+fn smvp_stage(plan: &Plan, level: u32) -> Stage {
+    #[cfg(feature = "experiments")]
+    if level == 0 && plan.lanes > 1 {
+        return Stage::SmvpAffine;
+    }
+    let _ = plan; // read only by the experiment's branch
+    match level {
+        0 => Stage::Smvp,
+        _ => Stage::SmvpCombine,
+    }
+}
+
+/// Every dispatch of an MSM of `plan` before it is sliced, in order: its stage, its parameter
+/// record and its invocations (what [`Run::batch`], [`Run::convert`] and [`Run::finish`] record).
+fn dispatches(plan: &Plan) -> Vec<(Stage, Varying, u32)> {
+    let none = Varying::default();
+    let windows = plan.virtual_windows();
+    let slots = windows * (plan.buckets + 1);
+    let mut out = vec![(Stage::InitBuckets, none, slots)];
     for range in plan.batch_ranges() {
-        let (n, base) = (plan.stride(range.len()), range.start as u32);
-        add(Varying {
-            n,
-            base,
-            ..Default::default()
-        });
+        // `params.n` is the stride of one MSM's window (Plan::stride); the invocations count
+        // the batch's input points, and scatter's every copy of them.
+        let points = range.len() as u32;
+        let p = Varying {
+            n: plan.stride(range.len()),
+            base: range.start as u32,
+            ..none
+        };
+        out.push((Stage::ConvertPoints, p, points));
+        out.push((Stage::Decompose, p, points));
+        out.push((Stage::Prefix, p, windows * PREFIX_THREADS));
+        out.push((Stage::Scatter, p, points * plan.copies));
         for pass in plan.smvp_passes(range.len()) {
-            add(Varying {
-                n,
-                base,
+            let params = Varying {
                 level: pass.level,
                 chunks: pass.invocations,
-                stride: 0,
-            });
+                ..p
+            };
+            let stage = smvp_stage(plan, pass.level);
+            out.push((stage, params, plan.smvp_invocations(&pass)));
+            #[cfg(feature = "experiments")]
+            if plan.lanes > 1 && pass.level == 0 {
+                out.push((Stage::BucketMerge, p, slots));
+            }
         }
     }
+    out.push((Stage::Reduce, none, windows * plan.segments));
     let mut stride = plan.segments / 2;
     while stride >= 1 {
-        add(Varying {
-            stride,
-            ..Default::default()
-        });
+        out.push((Stage::Fold, Varying { stride, ..none }, windows * stride));
         stride /= 2;
     }
+    out.push((Stage::WindowOut, none, windows));
     out
+}
+
+/// Every distinct parameter record the MSM's passes use (one per slice of a sliced dispatch).
+fn records(plan: &Plan) -> Vec<Varying> {
+    let mut out = vec![Varying::default()];
+    for (stage, params, invocations) in dispatches(plan) {
+        for (offset, _) in plan.slices(stage, invocations) {
+            let p = Varying { offset, ..params };
+            if !out.contains(&p) {
+                out.push(p);
+            }
+        }
+    }
+    out
+}
+
+/// The passes (dispatches, slices counted) of an MSM of `plan`, at most: two timestamps each.
+fn passes(plan: &Plan) -> usize {
+    dispatches(plan)
+        .into_iter()
+        .map(|(stage, _, invocations)| plan.slices(stage, invocations).len())
+        .sum()
 }
 
 /// Where a batch's points come from.
@@ -312,6 +357,8 @@ pub(super) struct Readback {
     pub bad_scalar: Option<u32>,
     /// Seconds per stage (empty without stage timing).
     pub stages: Vec<(Stage, f64)>,
+    /// The estimated seconds of each command buffer the run submitted ([`super::submit`]).
+    pub submissions: Vec<f64>,
 }
 
 /// The passes of one MSM, recorded into command encoders and submitted once per batch.
@@ -320,6 +367,10 @@ pub(super) struct Run<'a> {
     msm: &'a GpuMsm,
     res: Resources,
     encoder: Option<wgpu::CommandEncoder>,
+    /// Estimated seconds of the work recorded into `encoder` ([`super::submit`]).
+    open_seconds: f64,
+    /// The estimated seconds of each command buffer submitted so far.
+    pub(super) submissions: Vec<f64>,
     timing: TimingSource,
     /// Stage of each timestamped pass, in order.
     passes: Vec<Stage>,
@@ -356,6 +407,8 @@ impl<'a> Run<'a> {
             msm,
             res,
             encoder: None,
+            open_seconds: 0.0,
+            submissions: Vec::new(),
             timing,
             passes: Vec::new(),
             host_times: Vec::new(),
@@ -405,6 +458,8 @@ impl<'a> Run<'a> {
         if let Some(encoder) = self.encoder.take() {
             let t = self.trace.start();
             self.ctx.queue.submit([encoder.finish()]);
+            self.submissions
+                .push(std::mem::take(&mut self.open_seconds));
             self.trace.end(t, || "submit".into());
         }
     }
@@ -427,7 +482,41 @@ impl<'a> Run<'a> {
         Ok(())
     }
 
-    /// Records one stage over `workgroups` workgroups (of `prefix`: one per window).
+    /// Records `stage` over `invocations` invocations, in the slices of the plan
+    /// ([`Plan::slices`]), each with its first invocation in its parameter record.
+    async fn sliced(
+        &mut self,
+        stage: Stage,
+        params: Varying,
+        swap: bool,
+        invocations: u32,
+    ) -> Result<(), GpuError> {
+        for (offset, count) in self.res.plan.slices(stage, invocations) {
+            let params = Varying { offset, ..params };
+            self.pass(
+                stage,
+                params,
+                swap,
+                count.div_ceil(self.workgroup_size(stage)),
+            )
+            .await?;
+        }
+        Ok(())
+    }
+
+    /// Invocations per workgroup of `stage` as compiled: the batch-affine experiments may size
+    /// their level-0 SMVP's own (it is not sliced, so its slices need not be whole workgroups of
+    /// [`super::WORKGROUP_SIZE`]).
+    fn workgroup_size(&self, stage: Stage) -> u32 {
+        match stage {
+            #[cfg(feature = "experiments")]
+            Stage::SmvpAffine => self.msm.smvp_workgroup(),
+            _ => stage.workgroup_size(),
+        }
+    }
+
+    /// Records one stage over `workgroups` workgroups (of `prefix`: one per window), first
+    /// submitting what is recorded where this pass would take it past the submission bound.
     async fn pass(
         &mut self,
         stage: Stage,
@@ -435,6 +524,15 @@ impl<'a> Run<'a> {
         swap: bool,
         workgroups: u32,
     ) -> Result<(), GpuError> {
+        let plan = &self.res.plan;
+        let estimate = plan.submit.seconds(
+            workgroups.saturating_mul(self.workgroup_size(stage)),
+            submit::steps(stage, plan),
+        );
+        if self.open_seconds > 0.0 && self.open_seconds + estimate > plan.submit.bound() {
+            self.submit();
+        }
+        self.open_seconds += estimate;
         let (x, y) = dispatch_grid(self.ctx, workgroups)?;
         let index = 2 * self.passes.len() as u32;
         let queries = self.res.queries.as_ref().map(|q| q.0.clone());
@@ -489,13 +587,12 @@ impl<'a> Run<'a> {
         let (n, base) = ((scalars.len() / 8) as u32, base as u32);
         let plan = self.res.plan;
         let windows = plan.virtual_windows();
-        let groups = |threads: usize| (threads as u32).div_ceil(WORKGROUP_SIZE);
         if base == 0 {
-            self.pass(
+            self.sliced(
                 Stage::InitBuckets,
                 Varying::default(),
                 false,
-                groups(windows as usize * (plan.buckets as usize + 1)),
+                windows * (plan.buckets + 1),
             )
             .await?;
         }
@@ -520,10 +617,11 @@ impl<'a> Run<'a> {
                 .await?;
                 self.upload_seconds += (self.now)() - start;
                 self.points = None;
-                // All the batch's points, or (run_batch) those of its host MSMs, which come first.
-                let converted = points.len() / (2 * self.msm.curve.coord_words());
+                // All the batch's points, or (run_batch) those of its host MSMs, which come
+                // first: a prefix of the batch's slices (`dispatches` lists all n).
+                let converted = (points.len() / (2 * self.msm.curve.coord_words())) as u32;
                 if converted > 0 {
-                    self.pass(Stage::ConvertPoints, p, false, groups(converted))
+                    self.sliced(Stage::ConvertPoints, p, false, converted)
                         .await?;
                 }
                 // Packed MSMs over resident bases: their converted points, where the batch
@@ -542,12 +640,10 @@ impl<'a> Run<'a> {
         }
         let counts = self.res.buffer(Binding::Counts).clone();
         self.encoder().clear_buffer(&counts, 0, None);
-        self.pass(Stage::Decompose, p, false, groups(n as usize))
-            .await?;
+        self.sliced(Stage::Decompose, p, false, n).await?;
         self.pass(Stage::Prefix, p, false, windows).await?;
         // One scatter invocation per point the SMVP sees: every copy of each input point.
-        let points_seen = n as usize * plan.copies as usize;
-        self.pass(Stage::Scatter, p, false, groups(points_seen))
+        self.sliced(Stage::Scatter, p, false, n * plan.copies)
             .await?;
         // Only the batch-affine experiment runs more than one lane per invocation.
         let affine = cfg!(feature = "experiments") && plan.lanes > 1;
@@ -557,38 +653,26 @@ impl<'a> Run<'a> {
             self.encoder().clear_buffer(&sums, 0, None);
         }
         for pass in plan.smvp_passes(n as usize) {
-            let stage = match pass.level {
-                #[cfg(feature = "experiments")]
-                0 if affine => Stage::SmvpAffine,
-                0 => Stage::Smvp,
-                _ => Stage::SmvpCombine,
-            };
             let params = Varying {
                 n: stride,
                 base,
                 level: pass.level,
                 chunks: pass.invocations,
-                stride: 0,
-            };
-            // The level-0 kernel's workgroups: the batch-affine experiments may size their own.
-            let size = match pass.level {
-                0 => self.msm.smvp_workgroup(),
-                _ => WORKGROUP_SIZE,
+                ..Default::default()
             };
             // Level ℓ writes heads B when ℓ is even, A when odd, and reads the other.
-            self.pass(
-                stage,
+            self.sliced(
+                smvp_stage(&plan, pass.level),
                 params,
                 pass.level % 2 == 1,
-                plan.smvp_invocations(&pass).div_ceil(size),
+                plan.smvp_invocations(&pass),
             )
             .await?;
             #[cfg(feature = "experiments")]
             if affine && pass.level == 0 {
                 // Before the combine levels read the buckets that runs began in.
-                let slots = windows as usize * (plan.buckets as usize + 1);
-                self.pass(Stage::BucketMerge, p, false, groups(slots))
-                    .await?;
+                let slots = windows * (plan.buckets + 1);
+                self.sliced(Stage::BucketMerge, p, false, slots).await?;
             }
         }
         self.submit();
@@ -613,13 +697,8 @@ impl<'a> Run<'a> {
             base: base as u32,
             ..Default::default()
         };
-        self.pass(
-            Stage::ConvertPoints,
-            p,
-            false,
-            (n as u32).div_ceil(WORKGROUP_SIZE),
-        )
-        .await?;
+        self.sliced(Stage::ConvertPoints, p, false, n as u32)
+            .await?;
         self.submit();
         self.points = None;
         Ok(())
@@ -639,31 +718,21 @@ impl<'a> Run<'a> {
             self.res.plan.segments,
         );
         let none = Varying::default();
-        self.pass(
-            Stage::Reduce,
-            none,
-            false,
-            ((windows * segments as usize) as u32).div_ceil(WORKGROUP_SIZE),
-        )
-        .await?;
+        self.sliced(Stage::Reduce, none, false, windows as u32 * segments)
+            .await?;
         let mut stride = segments / 2;
         while stride >= 1 {
-            self.pass(
+            self.sliced(
                 Stage::Fold,
                 Varying { stride, ..none },
                 false,
-                ((windows * stride as usize) as u32).div_ceil(WORKGROUP_SIZE),
+                windows as u32 * stride,
             )
             .await?;
             stride /= 2;
         }
-        self.pass(
-            Stage::WindowOut,
-            none,
-            false,
-            (windows as u32).div_ceil(WORKGROUP_SIZE),
-        )
-        .await?;
+        self.sliced(Stage::WindowOut, none, false, windows as u32)
+            .await?;
         let header_words = self.res.header_bytes as usize / 4;
         let result_words = header_words + windows * 4 * self.msm.constants.limbs;
         let used = 2 * self.passes.len() as u32;
@@ -690,6 +759,7 @@ impl<'a> Run<'a> {
             bad_scalar: flag(words[1]),
             window_words: words.split_off(header_words),
             stages: self.stage_times(&ticks),
+            submissions: std::mem::take(&mut self.submissions),
         })
     }
 

@@ -4,6 +4,7 @@
 use core::fmt;
 
 use super::contract::Binding;
+use super::curve::{PREFIX_THREADS, WORKGROUP_SIZE};
 
 /// One compute entry point of msm.wgsl.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -85,6 +86,22 @@ impl Stage {
         #[cfg(not(feature = "experiments"))]
         let all = Self::ALL.into_iter();
         all.into_iter().find(|s| s.entry_point() == name)
+    }
+
+    /// Invocations per workgroup of the entry point (its `@workgroup_size`).
+    pub fn workgroup_size(self) -> u32 {
+        match self {
+            Stage::Prefix => PREFIX_THREADS,
+            _ => WORKGROUP_SIZE,
+        }
+    }
+
+    /// Bytes of workgroup storage the entry point uses (`prefix`'s running totals).
+    pub fn workgroup_storage_bytes(self) -> u32 {
+        match self {
+            Stage::Prefix => 4 * PREFIX_THREADS,
+            _ => 0,
+        }
     }
 
     /// The bindings the entry point uses: its bind-group layout holds exactly these.

@@ -8,8 +8,9 @@
 //! top of the profile.
 //!
 //! A profile comes from one of three places, recorded in [`Origin`]:
-//! * **named** ([`DeviceProfile::named`]): `h200`, `h100`, `swiftshader`, `lavapipe` and the safe
-//!   `portable` one, for reproducible runs and for tests that pin a plan;
+//! * **named** ([`DeviceProfile::named`]): `h200`, `h100`, `swiftshader`, `lavapipe`, the safe
+//!   `portable` one and `mobile` (a phone's GPU within WebGPU's default limits), for reproducible
+//!   runs and for tests that pin a plan;
 //! * **calibrated** on the device ([`crate::calibrate`]): a short, time-bounded measurement that
 //!   picks the limb width and finds how many SMVP invocations run at once;
 //! * **cached**: a calibration read back (natively a JSON file, see [`cache`]; in the browser the
@@ -89,12 +90,50 @@ pub struct DeviceProfile {
     /// How much of the WGSL the host unrolls: fast kernels for GPU compilers that keep named
     /// limbs in registers, compact ones for compilers that choke on the unrolled size.
     pub kernel_form: KernelForm,
+    /// Point additions per second the device completes when its SMVP wave is full, for kernels
+    /// of [`REFERENCE_LIMBS`] limbs (others scale with the inverse square of the limb count, as
+    /// the product does): what the plan estimates each submission's time from, to keep it within
+    /// [`crate::msm::RunOptions::max_submission_seconds`] ([`crate::msm::submit`]).
+    pub additions_per_second: f64,
+    /// Bind no buffer larger than this, below the device's own limit (`mobile`: WebGPU's
+    /// default 128 MiB, so that any device plans as a phone would); `None`: the device's.
+    pub binding_limit: Option<u64>,
     /// What a calibration measured (rates, probe times), kept for display; the plan ignores it.
     pub measurements: Value,
 }
 
 /// The names [`DeviceProfile::named`] accepts.
-pub const NAMES: [&str; 5] = ["h200", "h100", "swiftshader", "lavapipe", "portable"];
+pub const NAMES: [&str; 6] = [
+    "h200",
+    "h100",
+    "swiftshader",
+    "lavapipe",
+    "portable",
+    "mobile",
+];
+
+/// Words in an adapter's name or driver (lower case) that mark a phone's GPU:
+/// Qualcomm's Adreno, Arm's Mali, Imagination's PowerVR.
+pub const MOBILE_NAMES: [&str; 6] = [
+    "adreno",
+    "qualcomm",
+    "mali",
+    "arm",
+    "powervr",
+    "imagination",
+];
+
+/// Whether `names` (an adapter's name and driver, lower case) has a word of
+/// [`MOBILE_NAMES`] ("Adreno (TM) 740", "Mali-G715").
+pub fn is_mobile(names: &str) -> bool {
+    names
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .any(|word| MOBILE_NAMES.contains(&word))
+}
+
+/// The limb count [`DeviceProfile::additions_per_second`] is given for: BLS12's base field at
+/// 15-bit limbs, the widest kernel the browsers run.
+pub const REFERENCE_LIMBS: u32 = 26;
 
 /// NVIDIA Hopper: 132 SMs in the H200 and in the H100 SXM5 (80 GB HBM3) part, per NVIDIA's H100
 /// architecture white paper; warps per SM the SMVP kernel's registers allow there (from its
@@ -127,7 +166,35 @@ impl DeviceProfile {
             two_batches_from: Some(1 << 20),
             chunk_range: (16, 4096),
             kernel_form: KernelForm::Unrolled,
+            // An unknown GPU of desktop class (a low-end discrete or a recent integrated one),
+            // about thirty times below the H100's rate; on a slower one a submission overruns
+            // its bound by as much, which desktop drivers preempt rather than reset.
+            additions_per_second: 1.0e7,
+            binding_limit: None,
             measurements: Value::Null,
+        }
+    }
+
+    /// A phone's GPU (Adreno, Mali, PowerVR) as the WebGPU page sees it: WebGPU's default limits
+    /// (128 MiB per binding), the compact product (a mobile shader compiler's time grows with
+    /// the unrolled kernels' size as a browser's does), a wave of 2 048 invocations (a few
+    /// shader cores, each holding a few hundred of these register-heavy invocations) and a
+    /// conservative addition rate, a few hundred times below the H100's: such GPUs run
+    /// integer multiplies at a fraction of their float rate, and their driver resets the
+    /// device when one submission runs for about two seconds, so the plan cuts the MSM into
+    /// submissions of half a second at this rate.
+    pub fn mobile() -> Self {
+        Self {
+            name: "mobile".into(),
+            device: "a phone's GPU (Adreno, Mali, PowerVR)".into(),
+            smvp_wave: vec![(u32::MAX, 2048)],
+            reduction_threads: 1 << 11,
+            reduction_threads_int64: 1 << 11,
+            two_batches_from: None,
+            kernel_form: KernelForm::Compact,
+            additions_per_second: 1.0e6,
+            binding_limit: Some(wgpu::Limits::defaults().max_storage_buffer_binding_size),
+            ..Self::portable()
         }
     }
 
@@ -143,6 +210,11 @@ impl DeviceProfile {
             smvp_wave: hopper_wave(),
             fast_int64: true,
             reduction_threads_int64: 36 << 10,
+            // BLS12-377 at 2^20 points, 15-bit limbs (26), on the H100 in Chromium: the SMVP's
+            // 33 792 invocations of K = 528 entries took 53.5 ms (benches/results/
+            // gpu-msm-browser-upload-chromium-153-nvidia-h100-80gb-hbm3.json), 3.3e8 additions
+            // per second; rounded down.
+            additions_per_second: 3.0e8,
             ..Self::portable()
         }
     }
@@ -190,6 +262,7 @@ impl DeviceProfile {
             "swiftshader" => Self::swiftshader(),
             "lavapipe" => Self::lavapipe(),
             "portable" => Self::portable(),
+            "mobile" => Self::mobile(),
             other => {
                 return Err(GpuError::Input(format!(
                     "unknown device profile {other:?}: one of {NAMES:?}"
@@ -200,7 +273,7 @@ impl DeviceProfile {
 
     /// The named profile for this adapter: `h200` and `h100` by name, `lavapipe` for Mesa's
     /// llvmpipe, `swiftshader` for Chromium's software adapter (or any CPU fallback adapter in a
-    /// browser), else `portable`. In a browser the kernels are compact whatever the profile: a
+    /// browser), `mobile` for the phone GPUs' names ([`MOBILE_NAMES`]), else `portable`. In a browser the kernels are compact whatever the profile: a
     /// browser's shader compiler takes minutes over the straight-line BLS12 kernels where it takes
     /// seconds over the compact ones (SwiftShader's gives up on them), and natively the same
     /// kernels build in about a second.
@@ -217,6 +290,8 @@ impl DeviceProfile {
             || (browser && info.device_type == wgpu::DeviceType::Cpu)
         {
             Self::swiftshader()
+        } else if is_mobile(&names) {
+            Self::mobile()
         } else {
             Self::portable()
         };
@@ -232,6 +307,13 @@ impl DeviceProfile {
             origin: Origin::Fallback(reason.into()),
             ..Self::portable()
         }
+    }
+
+    /// Point additions per second for a kernel of `limbs` limbs: the profile's rate scaled by
+    /// (REFERENCE_LIMBS / limbs)², the product's cost.
+    pub fn additions_per_second(&self, limbs: usize) -> f64 {
+        let scale = REFERENCE_LIMBS as f64 / limbs.max(1) as f64;
+        self.additions_per_second * scale * scale
     }
 
     /// SMVP invocations the device runs at once for a kernel of `limbs` limbs.
@@ -319,6 +401,8 @@ impl DeviceProfile {
             "two_batches_from": self.two_batches_from,
             "chunk_range": [self.chunk_range.0, self.chunk_range.1],
             "kernel_form": self.kernel_form.name(),
+            "additions_per_second": self.additions_per_second,
+            "binding_limit": self.binding_limit,
             "measurements": self.measurements,
         })
     }
@@ -426,6 +510,22 @@ impl DeviceProfile {
                     .as_str()
                     .and_then(KernelForm::parse)
                     .ok_or_else(|| bad("\"kernel_form\" must be \"unrolled\" or \"compact\""))?,
+            },
+            // Absent in profiles cached before the submission bound: the portable rate.
+            additions_per_second: match v.get("additions_per_second") {
+                None | Some(Value::Null) => Self::portable().additions_per_second,
+                Some(r) => r
+                    .as_f64()
+                    .filter(|r| r.is_finite() && *r > 0.0)
+                    .ok_or_else(|| bad("\"additions_per_second\" must be a positive number"))?,
+            },
+            binding_limit: match v.get("binding_limit") {
+                None | Some(Value::Null) => None,
+                Some(b) => Some(
+                    b.as_u64()
+                        .filter(|&b| b >= 1 << 20)
+                        .ok_or_else(|| bad("\"binding_limit\" must be null or at least 1 MiB"))?,
+                ),
             },
             measurements: v.get("measurements").cloned().unwrap_or(Value::Null),
         })
