@@ -28,9 +28,9 @@ use rand::rngs::StdRng;
 use serde_json::json;
 
 /// Random points and scalars of `G`, and their MSM by arkworks.
-fn input<G: CurveGroup>(n: usize) -> (Vec<G::Affine>, Vec<G::ScalarField>, G)
+fn input<G>(n: usize) -> (Vec<G::Affine>, Vec<G::ScalarField>, G)
 where
-    G: VariableBaseMSM<MulBase = G::Affine>,
+    G: CurveGroup + VariableBaseMSM<MulBase = G::Affine>,
 {
     let mut rng = StdRng::seed_from_u64(n as u64);
     let points = G::normalize_batch(&(0..n).map(|_| G::rand(&mut rng)).collect::<Vec<_>>());

@@ -24,8 +24,11 @@ mod shader_edits;
 use fastmsm_mont::limb_constants;
 use serde_json::{Value, json};
 
+/// SPIR-V words and the descriptor type of each binding.
+type Spirv = (Vec<u32>, Vec<(u32, vk::DescriptorType)>);
+
 /// SPIR-V for one entry point, with the options wgpu-hal's Vulkan backend uses by default.
-fn spirv(source: &str, entry: &str) -> Result<(Vec<u32>, Vec<(u32, vk::DescriptorType)>), String> {
+fn spirv(source: &str, entry: &str) -> Result<Spirv, String> {
     let module = naga::front::wgsl::parse_str(source).map_err(|e| e.emit_to_string(source))?;
     let info = naga::valid::Validator::new(
         naga::valid::ValidationFlags::all(),

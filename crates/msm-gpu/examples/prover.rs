@@ -20,12 +20,17 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let n = 256;
     let mut rng = StdRng::seed_from_u64(2024);
     // A prover's commitment key (bases) and a polynomial's coefficients (scalars).
-    let bases: Vec<G1Affine> =
-        G1Projective::normalize_batch(&(0..n).map(|_| G1Projective::rand(&mut rng)).collect::<Vec<_>>());
+    let bases: Vec<G1Affine> = G1Projective::normalize_batch(
+        &(0..n)
+            .map(|_| G1Projective::rand(&mut rng))
+            .collect::<Vec<_>>(),
+    );
     let scalars: Vec<Fr> = (0..n).map(|_| Fr::rand(&mut rng)).collect();
     let expected = G1Projective::msm(&bases, &scalars).expect("same lengths");
     // Scalar vectors of three more commitments against the same key.
-    let rounds: Vec<Vec<Fr>> = (0..3).map(|_| (0..n).map(|_| Fr::rand(&mut rng)).collect()).collect();
+    let rounds: Vec<Vec<Fr>> = (0..3)
+        .map(|_| (0..n).map(|_| Fr::rand(&mut rng)).collect())
+        .collect();
 
     // ANCHOR: cpu
     // Every CPU variant is a field of MsmConfig; the default is the fastest single-threaded form.
@@ -43,7 +48,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     // ANCHOR: secret
     // Secret scalars: the window from n alone, not from a sample of the scalars. The rest of
     // the MSM stays variable-time (book: Side channels).
-    let secret = MsmConfig { window: Window::FromSize, ..MsmConfig::default() };
+    let secret = MsmConfig {
+        window: Window::FromSize,
+        ..MsmConfig::default()
+    };
     let hidden: G1Projective = fastmsm_msm::msm(&bases, &scalars, &secret)?.sum;
     // ANCHOR_END: secret
     assert_eq!(hidden, expected, "CPU MSM, window from n");
@@ -65,23 +73,40 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         // The key goes to the GPU once (checked and converted there); each MSM sends scalars only.
         let key = gpu.upload_bases(&ctx, &bases, &options).await?;
         for scalars in &rounds {
-            let q: G1Projective = gpu.run_resident(&ctx, &key, scalars, &options).await?.result;
+            let q: G1Projective = gpu
+                .run_resident(&ctx, &key, scalars, &options)
+                .await?
+                .result;
             assert_eq!(q, G1Projective::msm(&bases, scalars).unwrap());
         }
         // ANCHOR_END: resident
-        println!("{} MSMs against resident bases match arkworks", rounds.len());
+        println!(
+            "{} MSMs against resident bases match arkworks",
+            rounds.len()
+        );
 
         // ANCHOR: batch
         // Several MSMs in one call: one point per scalar vector, in order.
         let msms: Vec<BatchMsm<'_, G1Affine>> = rounds
             .iter()
-            .map(|scalars| BatchMsm { points: Points::Resident(&key), scalars })
+            .map(|scalars| BatchMsm {
+                points: Points::Resident(&key),
+                scalars,
+            })
             .collect();
-        let points: Vec<G1Projective> =
-            gpu.run_batch(&ctx, &msms, &options).await?.into_iter().map(|out| out.result).collect();
+        let points: Vec<G1Projective> = gpu
+            .run_batch(&ctx, &msms, &options)
+            .await?
+            .into_iter()
+            .map(|out| out.result)
+            .collect();
         // ANCHOR_END: batch
         for (round, q) in points.iter().enumerate() {
-            assert_eq!(*q, G1Projective::msm(&bases, &rounds[round]).unwrap(), "batch {round}");
+            assert_eq!(
+                *q,
+                G1Projective::msm(&bases, &rounds[round]).unwrap(),
+                "batch {round}"
+            );
         }
         println!("a batch of {} MSMs matches arkworks", rounds.len());
         Ok::<_, Box<dyn std::error::Error>>(())

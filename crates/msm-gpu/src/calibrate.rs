@@ -178,7 +178,11 @@ pub async fn probe_smvp(
     let left = budget - (now() - warm_from);
     // A device that cuts long loops short bounds K too (msm::loops).
     let loop_chunk = msm.loop_budget(ctx).and_then(|b| b.max_chunk(windows));
-    let max_chunk = msm.profile().chunk_range.1.min(loop_chunk.unwrap_or(u32::MAX)) as usize;
+    let max_chunk = msm
+        .profile()
+        .chunk_range
+        .1
+        .min(loop_chunk.unwrap_or(u32::MAX)) as usize;
     let start = now();
     let result = sweep(entries, max_chunk, left, now, async |k| {
         let mut best = (0, f64::INFINITY);

@@ -15,11 +15,11 @@ use fastmsm_gpu::testing::{block_on, calibrated, gpu, gpu_int64};
 use fastmsm_mont::Canonical;
 use std::sync::Mutex;
 
+/// One named input set: points and scalars.
+pub(super) type Case<G> = (&'static str, Vec<G>, Vec<<G as AffineRepr>::ScalarField>);
+
 /// Input sets: uniform, then each adversarial pattern.
-pub(super) fn cases<G: AffineRepr>(
-    n: usize,
-    rng: &mut StdRng,
-) -> Vec<(&'static str, Vec<G>, Vec<G::ScalarField>)> {
+pub(super) fn cases<G: AffineRepr>(n: usize, rng: &mut StdRng) -> Vec<Case<G>> {
     let g = G::generator();
     let points: Vec<G> = (0..n)
         .map(|_| (g * G::ScalarField::rand(rng)).into_affine())

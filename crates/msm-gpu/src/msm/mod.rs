@@ -621,7 +621,7 @@ pub(crate) fn bad_coordinate(c: u32) -> GpuError {
 /// Packed points of `curve`: whole points. Returns how many.
 pub(crate) fn count_points(curve: GpuCurve, points: &[u32]) -> Result<usize, GpuError> {
     let per_item = 2 * curve.coord_words();
-    if points.len() % per_item != 0 {
+    if !points.len().is_multiple_of(per_item) {
         return Err(GpuError::PackedLength {
             what: "point",
             words: points.len(),
@@ -633,7 +633,7 @@ pub(crate) fn count_points(curve: GpuCurve, points: &[u32]) -> Result<usize, Gpu
 
 /// Packed scalars: whole scalars. Returns how many.
 pub(crate) fn count_scalars(scalars: &[u32]) -> Result<usize, GpuError> {
-    if scalars.len() % 8 != 0 {
+    if !scalars.len().is_multiple_of(8) {
         return Err(GpuError::PackedLength {
             what: "scalar",
             words: scalars.len(),

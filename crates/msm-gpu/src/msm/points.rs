@@ -166,6 +166,9 @@ mod sealed {
 impl<A: GpuPoint> sealed::Sealed for A {}
 impl sealed::Sealed for u32 {}
 
+/// Points and scalars packed into the kernels' little-endian words (borrowed where already so).
+pub type PackedInput<'a> = (Cow<'a, [u32]>, Cow<'a, [u32]>);
+
 /// How an MSM's input is laid out: every [`GpuPoint`] type (typed points with their scalars), or
 /// `u32` (packed words: per point x then y, [`GpuCurve::coord_words`] words each; per scalar 8
 /// words; see [`super::pack_points`]). [`super::Bases`] and [`super::BatchMsm`] take either.
@@ -180,7 +183,7 @@ pub trait Layout: sealed::Sealed + Sized {
         curve: GpuCurve,
         points: &'a [Self],
         scalars: &'a [Self::Scalar],
-    ) -> Result<(Cow<'a, [u32]>, Cow<'a, [u32]>), GpuError>;
+    ) -> Result<PackedInput<'a>, GpuError>;
     /// The points alone, checked and packed (for bases uploaded once).
     #[doc(hidden)]
     fn pack_points(curve: GpuCurve, points: &[Self]) -> Result<Cow<'_, [u32]>, GpuError>;
