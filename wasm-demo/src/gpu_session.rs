@@ -20,7 +20,7 @@ use fastmsm_gpu::msm::{
     GpuCurve, GpuMsm, MsmOutput, ProfileChoice, RunOptions, pack_points, pack_scalars,
 };
 use fastmsm_gpu::profile::Origin;
-use fastmsm_gpu::{AdapterReport, DeviceProfile, GpuContext, GpuError};
+use fastmsm_gpu::{AdapterReport, DeviceLimits, DeviceProfile, GpuContext, GpuError};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
@@ -58,6 +58,8 @@ pub(crate) struct Session {
     form: Option<KernelForm>,
     /// An earlier calibration of this device (mode `Auto`), as the caller cached it.
     cached: Option<DeviceProfile>,
+    /// The limits the device is requested with: the adapter's, or WebGPU's defaults only.
+    limits: DeviceLimits,
     held: RefCell<Held>,
 }
 
@@ -98,7 +100,12 @@ impl Session {
     /// A session with profile mode `profile` ("auto", "recalibrate" or a profile name), product
     /// form `form` ("auto": the profile's, "unrolled" or "compact") and, for "auto", `cached`: the
     /// JSON of an earlier calibration (ignored if it does not parse or names another device).
-    fn new(profile: &str, form: &str, cached: Option<&str>) -> Result<Self, JsValue> {
+    fn new(
+        profile: &str,
+        form: &str,
+        cached: Option<&str>,
+        limits: &str,
+    ) -> Result<Self, JsValue> {
         let mode = match profile {
             "auto" | "" => Mode::Auto,
             "recalibrate" => Mode::Recalibrate,
@@ -119,6 +126,7 @@ impl Session {
             mode,
             form,
             cached: cached.and_then(|json| DeviceProfile::from_json_text(json).ok()),
+            limits: DeviceLimits::parse(limits).map_err(err)?,
             held: RefCell::default(),
         })
     }
@@ -128,7 +136,11 @@ impl Session {
         if let Some(d) = self.held.borrow().device.clone() {
             return Ok(d);
         }
-        let d = Rc::new(GpuContext::new().await.map_err(err)?);
+        let d = Rc::new(
+            GpuContext::open(self.limits, GpuContext::OPTIONAL_FEATURES)
+                .await
+                .map_err(err)?,
+        );
         self.held.borrow_mut().device = Some(d.clone());
         Ok(d)
     }
@@ -401,18 +413,22 @@ where
 impl GpuSession {
     /// A session with device profile `profile` ("auto": the calibration `cached` holds for this
     /// device, or a new one on the first call; "recalibrate"; or a name: `h200`, `h100`,
-    /// `swiftshader`, `lavapipe`, `portable`) and Montgomery product `form` ("auto": the
-    /// profile's; "unrolled"; "compact"). Opens nothing yet: the device opens on the first call.
+    /// `swiftshader`, `lavapipe`, `mobile`, `portable`), Montgomery product `form` ("auto": the
+    /// profile's; "unrolled"; "compact") and device `limits` ("adapter", the default: the
+    /// adapter's own; "default": WebGPU's defaults only, what every device has, a phone's
+    /// included). Opens nothing yet: the device opens on the first call.
     #[wasm_bindgen(constructor)]
     pub fn new(
         profile: Option<String>,
         form: Option<String>,
         cached: Option<String>,
+        limits: Option<String>,
     ) -> Result<GpuSession, JsValue> {
         let session = Session::new(
             profile.as_deref().unwrap_or("auto"),
             form.as_deref().unwrap_or("auto"),
             cached.as_deref(),
+            limits.as_deref().unwrap_or("adapter"),
         )?;
         Ok(GpuSession {
             inner: Rc::new(session),

@@ -272,6 +272,23 @@ describe('gpu-msm widget', () => {
     await closeClean(page, problems);
   });
 
+  test('WebGPU\'s default limits only: all four curves verified, batched to fit', async () => {
+    const { page, problems } = await visit('webgpu-device.html');
+    // A device requested with WebGPU's defaults (what a phone offers), the `mobile` profile; n
+    // above what one batch of the smallest binding holds would need more than 2^20 points, so
+    // the batches are forced smaller here too (`batch`), as a small binding would force them.
+    const result = await taskResult(page, 'gpu-msm', { curve: 'all', n: ['1000'], repetitions: 1, cpu_check: 10,
+      profile: 'mobile', limits: 'default', batch: 256, warmup_s: 0 });
+    assert.equal(result.verified, true, JSON.stringify(result.results.map((r) => [r.name, r.verified])));
+    assert.deepEqual(result.results.map((r) => r.params.curve), ['bn254', 'bls12-377', 'bls12-381', 'ed-on-bls12-377']);
+    for (const r of result.results) assert.ok(r.params.batches >= 4, `${r.name}: ${r.params.batches} batches of 256 points`);
+    assert.equal(result.params.limits, 'default');
+    const above = result.adapter.limits.filter((l) => l.value > l.webgpu_default);
+    assert.deepEqual(above.map((l) => l.name), [], 'the device has no limit above WebGPU\'s default');
+    assert.match(result.profile.summary, /mobile/);
+    await closeClean(page, problems);
+  });
+
   test('a device lost mid-run is reported, and the next run opens a new device', async () => {
     const context = await chromium.browser.newContext();
     // The widget's test hook: destroy the device after compiling, before the first GPU run.

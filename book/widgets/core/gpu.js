@@ -61,9 +61,10 @@ export async function keptProfile(value) {
 }
 
 /**
- * @typedef {{ profile?: string, form?: string }} GpuSettings
+ * @typedef {{ profile?: string, form?: string, limits?: string }} GpuSettings
  *   `profile`: 'auto' (the kept calibration, else a new one), 'recalibrate' or a profile name;
- *   `form`: the Montgomery product, 'auto' (the profile's), 'unrolled' or 'compact'.
+ *   `form`: the Montgomery product, 'auto' (the profile's), 'unrolled' or 'compact';
+ *   `limits`: the device's, 'adapter' (the adapter's own) or 'default' (WebGPU's defaults only).
  */
 
 /**
@@ -72,9 +73,9 @@ export async function keptProfile(value) {
  * @param {import('./types.js').Wasm} wasm
  * @param {GpuSettings} settings
  */
-export async function openGpuSession(wasm, { profile = 'auto', form = 'auto' } = {}) {
+export async function openGpuSession(wasm, { profile = 'auto', form = 'auto', limits = 'adapter' } = {}) {
   const cached = profile === 'auto' ? await keptProfile() : null;
-  return new wasm.GpuSession(profile, form, cached ?? undefined);
+  return new wasm.GpuSession(profile, form, cached ?? undefined, limits);
 }
 
 /**
@@ -109,9 +110,9 @@ const kept = new Map();
  * @param {import('./types.js').Wasm} wasm
  * @param {GpuSettings} settings
  */
-export function widgetGpuSession(wasm, { profile = 'auto', form = 'auto' } = {}) {
-  if (profile === 'recalibrate') return openGpuSession(wasm, { profile, form });
-  const key = `${profile}|${form}`;
-  if (!kept.has(key)) kept.set(key, openGpuSession(wasm, { profile, form }));
+export function widgetGpuSession(wasm, { profile = 'auto', form = 'auto', limits = 'adapter' } = {}) {
+  if (profile === 'recalibrate') return openGpuSession(wasm, { profile, form, limits });
+  const key = `${profile}|${form}|${limits}`;
+  if (!kept.has(key)) kept.set(key, openGpuSession(wasm, { profile, form, limits }));
   return /** @type {Promise<any>} */ (kept.get(key));
 }

@@ -36,7 +36,11 @@ export const controls = [
   { name: 'warmup_s', label: 'Warm-up before timing (s)', type: 'number', default: 1, min: 0, max: 10 },
   { name: 'profile', label: 'Device profile', type: 'select', default: 'auto',
     options: [{ value: 'auto', label: 'calibrated (cached)' }, { value: 'recalibrate', label: 'Recalibrate now' },
-      'h200', 'h100', 'swiftshader', 'lavapipe', 'portable'] },
+      'h200', 'h100', 'swiftshader', 'lavapipe', 'mobile', 'portable'] },
+  // WebGPU's default limits are what every device offers, a phone's included: the MSM then batches
+  // its points to fit them, as it would on such a device.
+  { name: 'limits', label: 'Device limits', type: 'select', default: 'adapter',
+    options: [{ value: 'adapter', label: "the adapter's own" }, { value: 'default', label: "WebGPU's defaults (any device)" }] },
   { name: 'kernels', label: 'Montgomery product', type: 'select', default: 'auto',
     options: [{ value: 'auto', label: "the profile's" }, { value: 'unrolled', label: 'straight-line' },
       { value: 'compact', label: 'row loop (compact)' }] },
@@ -99,6 +103,7 @@ function settings(params) {
     batch: Math.max(0, Math.round(Number(params.batch ?? 0))),
     profile: params.profile ?? 'auto',
     kernels: params.kernels ?? 'auto',
+    limits: params.limits === 'default' ? 'default' : 'adapter',
     // GPUs idle at a fraction of their clock and take a second of steady work to raise it; without
     // this the page times the clock ramp (as native benchmarks would without their warm-up).
     warmupS: Math.min(10, Math.max(0, Number(params.warmup_s ?? 1))),
@@ -112,7 +117,7 @@ export async function task(wasm, params, progress) {
   if (!browserAdapter) return noWebGPU('the browser offers no adapter');
   const o = settings(params);
   progress(0, 'Opening the GPU device…');
-  const session = await widgetGpuSession(wasm, { profile: o.profile, form: o.kernels });
+  const session = await widgetGpuSession(wasm, { profile: o.profile, form: o.kernels, limits: o.limits });
   try {
     return await runAll(wasm, session, browserAdapter.info ?? {}, o, progress);
   } finally {
@@ -173,7 +178,7 @@ async function runAll(wasm, session, info, o, progress) {
     device: { name, backend: 'WebGPU', device_type: adapter.device_type },
     adapter: { timestamp_query: adapter.timestamp_query, limits: adapter.limits },
     params: { repetitions: o.repetitions, limbs: o.limbs || 'auto', window: o.window || 'automatic', arkworks_check_up_to: 2 ** o.cpuCheck,
-      seed: o.seed, profile: o.profile, kernels: o.kernels, warmup_s: o.warmupS, upload: o.uploads, wait_after_upload: o.waitAfterUpload,
+      seed: o.seed, profile: o.profile, kernels: o.kernels, limits: o.limits, warmup_s: o.warmupS, upload: o.uploads, wait_after_upload: o.waitAfterUpload,
       batch: o.batch || 'plan' },
     profile: profile && { origin: profile.origin, summary: profile.summary, seconds: profile.seconds, ...JSON.parse(profile.profile) },
     results,
