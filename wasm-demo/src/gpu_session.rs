@@ -100,12 +100,7 @@ impl Session {
     /// A session with profile mode `profile` ("auto", "recalibrate" or a profile name), product
     /// form `form` ("auto": the profile's, "unrolled" or "compact") and, for "auto", `cached`: the
     /// JSON of an earlier calibration (ignored if it does not parse or names another device).
-    fn new(
-        profile: &str,
-        form: &str,
-        cached: Option<&str>,
-        limits: &str,
-    ) -> Result<Self, JsValue> {
+    fn new(profile: &str, form: &str, cached: Option<&str>, limits: &str) -> Result<Self, JsValue> {
         let mode = match profile {
             "auto" | "" => Mode::Auto,
             "recalibrate" => Mode::Recalibrate,

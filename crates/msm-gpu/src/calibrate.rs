@@ -330,7 +330,7 @@ fn probe_options(n: usize, chunk: Option<u32>) -> RunOptions {
         chunk,
         // A probe measures the K it asks for, on a device whose rate it is finding out: the
         // submission bound's estimate would be made from a rate not yet known.
-        max_submission_seconds: f64::INFINITY,
+        max_submission_seconds: Some(f64::INFINITY),
         ..Default::default()
     }
 }

@@ -182,9 +182,7 @@ async fn probe_loop_limit(ctx: &GpuContext) -> Result<Option<u32>, GpuError> {
         .device
         .create_shader_module(wgpu::ShaderModuleDescriptor {
             label: Some("loop_probe"),
-            source: wgpu::ShaderSource::Wgsl(
-                include_str!("../shaders/loop_probe.wgsl").into(),
-            ),
+            source: wgpu::ShaderSource::Wgsl(include_str!("../shaders/loop_probe.wgsl").into()),
         });
     let pipeline = ctx
         .device

@@ -138,13 +138,13 @@ where
     let mut sliced = false;
     for n in [1000, 3000] {
         let unbounded = RunOptions {
-            max_submission_seconds: f64::INFINITY,
+            max_submission_seconds: Some(f64::INFINITY),
             ..Default::default()
         };
         let whole = matches_arkworks::<G>(&msm, n, &unbounded);
         let bound = whole.submissions.iter().sum::<f64>() / 6.0;
         let options = RunOptions {
-            max_submission_seconds: bound,
+            max_submission_seconds: Some(bound),
             ..Default::default()
         };
         let cut = matches_arkworks::<G>(&msm, n, &options);
@@ -188,7 +188,7 @@ fn device_limits_unmeetable_bound_is_an_error() {
     let (points, scalars) = inputs::<ark_bn254::G1Projective>(100, 7);
     for bound in [1e-9, 0.0, -1.0, f64::NAN] {
         let options = RunOptions {
-            max_submission_seconds: bound,
+            max_submission_seconds: Some(bound),
             ..Default::default()
         };
         match block_on(msm.run(default_limits_gpu(), &points, &scalars, &options)) {
@@ -221,7 +221,7 @@ fn device_limits_short_submissions_packed_and_precomputed() {
         );
     };
     let unbounded = RunOptions {
-        max_submission_seconds: f64::INFINITY,
+        max_submission_seconds: Some(f64::INFINITY),
         ..Default::default()
     };
     let sets: Vec<_> = [600, 400, 300]
@@ -240,7 +240,7 @@ fn device_limits_short_submissions_packed_and_precomputed() {
     assert!(whole[0].plan.msms > 1, "not packed: {:?}", whole[0].plan);
     let bound = whole[0].submissions.iter().sum::<f64>() / 6.0;
     let options = RunOptions {
-        max_submission_seconds: bound,
+        max_submission_seconds: Some(bound),
         ..Default::default()
     };
     let cut = block_on(msm.run_batch(ctx, &batch, &options)).unwrap();
@@ -259,7 +259,7 @@ fn device_limits_short_submissions_packed_and_precomputed() {
     let bound = whole.submissions().iter().sum::<f64>() / 4.0;
     let options = RunOptions {
         precompute: Some(2),
-        max_submission_seconds: bound,
+        max_submission_seconds: Some(bound),
         ..Default::default()
     };
     let bases = block_on(msm.upload_bases(ctx, points, &options)).unwrap();
@@ -272,7 +272,7 @@ fn device_limits_short_submissions_packed_and_precomputed() {
     assert!(out.submissions.iter().all(|&s| s > 0.0 && s <= bound));
     // Nothing to run: no submission.
     let bounded = RunOptions {
-        max_submission_seconds: bound,
+        max_submission_seconds: Some(bound),
         ..Default::default()
     };
     let empty = block_on(msm.run::<ark_bn254::G1Affine>(ctx, &[], &[], &bounded)).unwrap();

@@ -67,7 +67,7 @@ fn batch_affine_smvp() {
     // K pinned up to the loop limit, however long the submission: no submission bound.
     let chunked = |k: u32| RunOptions {
         chunk: Some(k),
-        max_submission_seconds: f64::INFINITY,
+        max_submission_seconds: Some(f64::INFINITY),
         ..Default::default()
     };
     let m = build(GpuCurve::Bn254, width(GpuCurve::Bn254), 8);

@@ -307,7 +307,7 @@ fn compact_product_within_loop_limit() {
     let at = |k: u32| RunOptions {
         chunk: Some(k),
         window_bits: Some(plan.window_bits),
-        max_submission_seconds: f64::INFINITY,
+        max_submission_seconds: Some(f64::INFINITY),
         ..Default::default()
     };
     assert!(
@@ -432,7 +432,7 @@ fn batches_and_window_sizes() {
         window_bits: Some(2),
         chunk: Some(128),
         // K pinned, however long the submission (on lavapipe, longer than the default bound).
-        max_submission_seconds: f64::INFINITY,
+        max_submission_seconds: Some(f64::INFINITY),
         ..Default::default()
     };
     // The SMVP's head slots bound the batch: (⌈448·127/128⌉ + 127) points of 480 bytes fit 300 kB,
@@ -530,7 +530,7 @@ fn smvp_chunk_sizes() {
             &[2, 5, 300],
             &RunOptions {
                 chunk: Some(k),
-                max_submission_seconds: f64::INFINITY,
+                max_submission_seconds: Some(f64::INFINITY),
                 ..Default::default()
             },
             20 + k as u64,
@@ -580,7 +580,7 @@ fn rejects_bad_input() {
         max_binding_bytes: Some(300_000),
         window_bits: Some(2),
         chunk: Some(128),
-        max_submission_seconds: f64::INFINITY,
+        max_submission_seconds: Some(f64::INFINITY),
         ..o
     };
     let mut points = vec![([0; 6], [0; 6]); 1500];
@@ -639,7 +639,7 @@ fn reduction_segment_counts() {
         let options = RunOptions {
             window_bits: Some(10),
             segments: Some(segments),
-            max_submission_seconds: f64::INFINITY,
+            max_submission_seconds: Some(f64::INFINITY),
             ..Default::default()
         };
         check::<ark_bls12_377::G1Affine>(m, &[1, 100, 1000], &options, 40 + segments as u64);

@@ -101,11 +101,13 @@ pub struct RunOptions {
     /// doublings. MSMs over the bases take it from them; the other calls refuse it.
     pub precompute: Option<u32>,
     /// The longest one submission of GPU work may take by the profile's estimate, in seconds
-    /// (default [`submit::DEFAULT_MAX_SUBMISSION_SECONDS`]; infinite: no bound). A phone's
-    /// driver resets the device after about two seconds of one submission; the plan shortens
-    /// the SMVP's chunks and the reduction's segments, and the run cuts long dispatches into
-    /// several submissions ([`submit`]).
-    pub max_submission_seconds: f64,
+    /// (infinite: no bound). A phone's driver resets the device after about two seconds of one
+    /// submission; the plan shortens the SMVP's chunks and the reduction's segments, and the run
+    /// cuts long dispatches into several submissions ([`submit`]). Default (`None`):
+    /// [`submit::DEFAULT_MAX_SUBMISSION_SECONDS`] on a GPU, and no bound on a CPU adapter (a
+    /// software renderer such as lavapipe or SwiftShader), which no watchdog watches and whose
+    /// speed, the estimate's basis, moves with the load of the host.
+    pub max_submission_seconds: Option<f64>,
 }
 
 impl Default for RunOptions {
@@ -123,7 +125,7 @@ impl Default for RunOptions {
             wait_after_upload: false,
             clock: crate::clock::seconds,
             precompute: None,
-            max_submission_seconds: submit::DEFAULT_MAX_SUBMISSION_SECONDS,
+            max_submission_seconds: None,
         }
     }
 }
@@ -255,6 +257,16 @@ impl GpuMsm {
             .min(self.profile.binding_limit.unwrap_or(u64::MAX))
             .min(ctx.limits.max_storage_buffer_binding_size)
             .min(ctx.limits.max_buffer_size);
+        let options = &RunOptions {
+            max_submission_seconds: Some(options.max_submission_seconds.unwrap_or(
+                if ctx.info.device_type == wgpu::DeviceType::Cpu {
+                    f64::INFINITY
+                } else {
+                    submit::DEFAULT_MAX_SUBMISSION_SECONDS
+                },
+            )),
+            ..*options
+        };
         let plan_within = |limit: u64| {
             Plan::with_lanes(
                 self.curve,

@@ -218,7 +218,9 @@ impl Plan {
                 c
             }
         };
-        let bound = options.max_submission_seconds;
+        let bound = options
+            .max_submission_seconds
+            .unwrap_or(submit::DEFAULT_MAX_SUBMISSION_SECONDS);
         if bound.is_nan() || bound <= 0.0 {
             return Err(GpuError::Input(format!(
                 "max_submission_seconds {bound}: a positive number of seconds (infinite: no bound)"
@@ -283,7 +285,7 @@ impl Plan {
             None => n.max(1),
         };
         let (lo, hi) = profile.chunk_range;
-        let model = SubmitModel::new(profile, limbs, options.max_submission_seconds);
+        let model = SubmitModel::new(profile, limbs, bound);
         // One wave of SMVP invocations per batch: every invocation adds K points in sequence, so
         // a batch takes about one chunk's time per wave, and a second wave that is only part full
         // costs as much as a full one. The GPU derives the K it uses from the entries the scalars
