@@ -93,14 +93,13 @@ test: setup-test book npm test-rust typecheck test-e2e
 test-rust:
 	# One build of every test binary, with fastmsm-gpu's experiments and benchmark kernel on (both
 	# only add modules; a second test build without them would double the longest link of CI).
-	# --lib --bins --tests: the unit and integration tests and the examples that are tests (the
-	# prover example), not the measurement examples, which are only type-checked below.
-	cargo test --features fastmsm-gpu/experiments,fastmsm-gpu/bench --lib --bins --tests
+	# --examples builds every example from the same artifacts and runs the one that is a test
+	# (the prover example, harness = false); the measurement examples have no tests to run.
+	cargo test --features fastmsm-gpu/experiments,fastmsm-gpu/bench --lib --bins --tests --examples
 	cargo test --features fastmsm-gpu/experiments,fastmsm-gpu/bench --doc
-	# Every target type-checks, with those features and with the default ones (what a user of the
-	# crates gets).
-	cargo check --all-targets --features fastmsm-gpu/experiments,fastmsm-gpu/bench
-	cargo check --all-targets
+	# The libraries with their default features, what a user of the crates gets (a build, not a
+	# check, so that it reuses the dependencies compiled above).
+	cargo build --workspace --lib
 	# the library crates package (fastmsm-gpu with its shaders: crates/msm-gpu/shaders links to
 	# shaders/); together, so that each finds the others unpublished
 	cargo package -p fastmsm-mont -p fastmsm-curves -p fastmsm-msm -p fastmsm-gpu --no-verify --allow-dirty --exclude-lockfile --offline
