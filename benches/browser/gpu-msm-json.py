@@ -28,6 +28,9 @@ for run in runs:
     for row in r['results']:
         # One name per row: the widget's own name plus the product form and the profile asked for.
         name = f"{row['name']}/{row['params'].get('kernel_form')}/{run['job'].get('profile', 'auto')}"
+        # A device requested with WebGPU's default limits only: a row of its own.
+        if run['job'].get('limits') == 'default':
+            name += '/limits=default'
         rows.append({**row, 'name': name, 'side': 'browser', 'job': run['job'], 'job_wall_s': run['wall_s'],
                      'profile': r.get('profile'), 'adapter': r.get('device')})
 doc = {
