@@ -145,8 +145,8 @@ export class CpuPool {
     if (this.mode === 'shared') {
       // The coordinator's own instance creates the shared memory; the workers join it. An
       // import of its own (a URL no other pool uses): the module cache would otherwise hand every
-      // pool of this worker the same instance, so two pools would share one memory, one
-      // allocator and the glue's state, and one pool's end would reach into the other's.
+      // pool of this worker the same instance, so two pools would silently share one memory,
+      // one heap and the glue's state; each pool owns what it starts.
       this.pkg = await import(`${glue}?pool=${++poolsStarted}`);
       await this.pkg.default({ module_or_path: wasm });
       if (!this.pkg.shares_limbs_ok()) throw new Error('f64x2.relaxed_madd is not fused here; the shared-memory package needs a fused multiply-add');
@@ -165,8 +165,10 @@ export class CpuPool {
     /** @type {{ limbsOk: boolean }[]} */
     const inits = [];
     if (this.mode === 'shared') {
-      // One at a time: each joins the shared memory (its stack and thread-local storage are
-      // allocated there) after the one before it has; a start costs milliseconds.
+      // One at a time, each after the one before it has joined the shared memory (its stack and
+      // thread-local storage are allocated there); a start costs milliseconds. Under WebDriver
+      // BiDi, Firefox left pools whose workers all started at once stuck in two runs of five,
+      // and none of twelve started this way.
       for (let i = 0; i < this.size; i++) {
         progress(i / this.size, `Starting CPU worker ${i + 1} of ${this.size} (shared memory)`);
         inits.push(await init(i));
