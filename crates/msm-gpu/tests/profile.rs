@@ -213,6 +213,26 @@ fn h200_profile_reproduces_the_tuned_plan() {
     }
 }
 
+/// The window rule: bit length of n minus 6, capped at 17 bits by itself (wider windows lost at
+/// 2^24), while a caller may still ask for up to 20; precomputed copies count as points.
+#[test]
+fn window_rule_and_its_cap() {
+    use fastmsm_gpu::msm::default_window_bits;
+    let log_n = [10, 16, 20, 22, 23, 24, 28];
+    let rule = log_n.map(|l| default_window_bits(1 << l));
+    assert_eq!(rule, [5, 11, 15, 17, 17, 17, 17]);
+    let h100 = DeviceProfile::h100();
+    let p = plan(&h100, Bls12_377, 30, 1 << 24, MAX);
+    assert_eq!((p.window_bits, p.windows), (17, 15));
+    let c = fastmsm_mont::limb_constants(Bls12_377.base_field().params(), 30).unwrap();
+    let asked = RunOptions {
+        window_bits: Some(20),
+        ..Default::default()
+    };
+    let p = Plan::new(Bls12_377, &c, 1 << 24, &asked, MAX, &h100).unwrap();
+    assert_eq!((p.window_bits, p.windows), (20, 13));
+}
+
 /// The other profiles move the plan where their numbers differ, and only there.
 #[test]
 fn profiles_move_the_plan() {

@@ -11,12 +11,17 @@ use crate::field::int64_products;
 use crate::profile::DeviceProfile;
 use fastmsm_mont::LimbConstants;
 
-/// Largest window. The bucket buffer must still fit one binding (the plan lowers c until it does,
-/// so a browser's 128 MiB keeps c near 15), and a digit's bucket number stays far within the 31
-/// bits beside its sign. Natively, 2^22 and 2^24 points get c = 17 and 19 from the window rule:
-/// fewer windows, hence fewer SMVP additions, for a reduction that stays small beside them
-/// (issue 32; the ledger's entry on the 2^24 frontier).
+/// Largest window a caller may ask for. The bucket buffer must still fit one binding (the plan
+/// lowers c until it does, so a browser's 128 MiB keeps c near 15), and a digit's bucket number
+/// stays far within the 31 bits beside its sign.
 pub const MAX_WINDOW_BITS: u32 = 20;
+/// Largest window the window rule picks by itself. Past 17 bits the buckets outgrow what the
+/// fewer windows save: the reduction, the bucket initialisation and the scatter's prefix sums
+/// grow with W·2^(c−1) while the SMVP shrinks only with W. At 2^24 on the H100, c = 19 took
+/// 6–9% longer than c = 16 on all three curves: its SMVP 9% shorter, but the stages that scale
+/// with the buckets (initialisation, prefix sums, scatter, reduction) 2.5 times as long (benches/results/gpu-msm-experiment-window-cap-*.json; the ledger's
+/// round three).
+pub const RULE_MAX_WINDOW_BITS: u32 = 17;
 /// Bounds on K, the entries one SMVP invocation adds: at least 2 so the combine levels shrink,
 /// at most enough that small inputs still spread over many invocations.
 pub const MIN_CHUNK: u32 = 2;
@@ -107,12 +112,12 @@ pub fn reduction_segments(
 // ANCHOR_END: segments_rule
 
 // ANCHOR: window_rule
-/// Window size c for n points: the bit length of n minus 6, within [4, 16] (about 2^5 points per
-/// bucket; benches/experiments.json, "window size").
+/// Window size c for n points: the bit length of n minus 6, within [4, RULE_MAX_WINDOW_BITS]
+/// (about 2^5 points per bucket; benches/experiments.json, "window size").
 /// `Plan::new` lowers it while the buckets would not fit one binding.
 pub fn default_window_bits(n: usize) -> u32 {
     let log_n = usize::BITS - n.max(1).leading_zeros();
-    log_n.saturating_sub(6).clamp(4, MAX_WINDOW_BITS)
+    log_n.saturating_sub(6).clamp(4, RULE_MAX_WINDOW_BITS)
 }
 // ANCHOR_END: window_rule
 
