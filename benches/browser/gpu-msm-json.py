@@ -5,7 +5,9 @@ wgpu at the same limb width on the same GPU.
 
 usage: gpu-msm-json.py OUT_DIR NATIVE_JSON RESULT_JSON
 """
+import datetime
 import json
+import statistics
 import sys
 
 out, native_path, dest = sys.argv[1:4]
@@ -16,10 +18,37 @@ try:
 except FileNotFoundError:
     pass
 env = open(f'{out}/env.txt').read().splitlines()
+
+
+def sample(line):
+    """(unix seconds or None, MHz) of a line of clocks.txt: `2026/11/27 20:24:00.123, 1980 MHz` (nvidia-smi's
+    timestamp is the machine's local time, as the page's clock is), or `1980 MHz` from older runs."""
+    parts = [p.strip() for p in line.split(',')]
+    try:
+        if len(parts) == 1:
+            return None, int(parts[0].split()[0])
+        when = datetime.datetime.strptime(parts[0], '%Y/%m/%d %H:%M:%S.%f').timestamp()
+        return when, int(parts[1].split()[0])
+    except (ValueError, IndexError):
+        return None
+
+
 try:
-    clocks = [int(line.split()[0]) for line in open(f'{out}/clocks.txt') if line.strip()[:1].isdigit()]
+    clocks = [s for s in map(sample, open(f'{out}/clocks.txt')) if s]
 except FileNotFoundError:
     clocks = []
+
+
+def clocks_while_timed(row):
+    """The SM clock samples taken between the start of the row's first timed run and the end of its last."""
+    window = row['params'].get('timed_epoch_ms')
+    if not window:
+        return None
+    mhz = [c for t, c in clocks if t is not None and window[0] / 1e3 <= t <= window[1] / 1e3]
+    return {'samples': len(mhz), 'min': min(mhz, default=None), 'median': statistics.median(mhz) if mhz else None,
+            'max': max(mhz, default=None)}
+
+
 native = json.load(open(native_path))
 browser = next((line for line in env if 'Chromium' in line or 'Chrome' in line), 'Chromium')
 rows = []
@@ -32,15 +61,21 @@ for run in runs:
         if run['job'].get('limits') == 'default':
             name += '/limits=default'
         rows.append({**row, 'name': name, 'side': 'browser', 'job': run['job'], 'job_wall_s': run['wall_s'],
-                     'profile': r.get('profile'), 'adapter': r.get('device')})
+                     'profile': r.get('profile'), 'adapter': r.get('device'),
+                     'gpu_clock_mhz_while_timed': clocks_while_timed(row)})
 doc = {
     'suite': 'gpu-msm-browser',
     'protocol': 'the book\'s gpu-msm widget task in its own Web Worker (wasm + WebGPU), timed from the packed '
                 'input in memory to the affine result, median of the repetitions, each run verified by discrete '
-                'logs; compile_ms is the first compile of the curve in a fresh browser profile. native: msm_bench '
-                'in the same call on the same GPU at the same limb width.',
+                'logs; compile_ms is the first compile of the curve in a fresh browser profile. The timed '
+                'repetitions run back to back after warmup_s seconds of untimed runs, and every check runs after '
+                'them, so the GPU never idles between them for more than the host part of one run; the SM clock '
+                'is sampled every 100 ms by nvidia-smi (gpu_clock_mhz: all samples of the call; '
+                'gpu_clock_mhz_while_timed: those between the start of the first timed run and the end of the '
+                'last). native: msm_bench in the same call on the same GPU at the same limb width.',
     'device': {'name': native['device']['name'], 'driver': native['device'].get('driver'), 'browser': browser},
-    'gpu_clock_mhz': {'samples': len(clocks), 'min': min(clocks, default=None), 'max': max(clocks, default=None)},
+    'gpu_clock_mhz': {'samples': len(clocks), 'min': min((c for _, c in clocks), default=None),
+                      'max': max((c for _, c in clocks), default=None)},
     'commit': native.get('commit'), 'date': native.get('date'),
     # Native rows beside the browser's, named native/<msm_bench's name>.
     'results': rows + [{**r, 'name': f"native/{r['name']}", 'side': 'native'} for r in native['results']],

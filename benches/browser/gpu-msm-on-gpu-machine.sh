@@ -20,8 +20,10 @@ NV=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
 export VK_DRIVER_FILES=$NV:$RT/vk_swiftshader_icd.json VK_ICD_FILENAMES=$NV:$RT/vk_swiftshader_icd.json
 export ANGLE_PREFERRED_DEVICE='SwiftShader Device (Subzero)'
 { nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv; "$RT/chromium" --version; } > "$OUT/env.txt" 2>&1 || true
-# The SM clock falls to a fraction within ~1.5 s of idle; sample it while the page runs.
-(while sleep 1; do nvidia-smi --query-gpu=clocks.sm --format=csv,noheader; done) > "$OUT/clocks.txt" 2>&1 &
+# The SM clock falls to a fraction within ~1.5 s of idle; sample it every 100 ms while the page
+# runs, with the time of each sample, so that gpu-msm-json.py gives each row the samples taken
+# during its timed runs (the row's timed_epoch_ms).
+nvidia-smi --query-gpu=timestamp,clocks.sm --format=csv,noheader -lms 100 > "$OUT/clocks.txt" 2>&1 &
 clocks=$!
 if [ -z "${PAGE:-}" ]; then
   jobs=$(python3 -c "import sys, urllib.parse; print(urllib.parse.quote(sys.argv[1]))" "$JOBS")

@@ -18,7 +18,8 @@ out = args[0]
 pick = args[1] if len(args) > 1 else ''
 # --brief: the kinds of span, by the start of their `what`, summed per row.
 KINDS = [('write_buffer', 'writeBuffer'), ('staging', 'staging'), ('wait until', 'wait-after-upload'),
-         ('submit', 'submit'), ('read-back: copy', 'readback-submit'), ('read-back: wait', 'map-wait'),
+         ('submit', 'submit'), ('read-back: copy', 'readback-copy'), ('read-back: map', 'readback-map'),
+         ('read-back: wait', 'map-wait'),
          ('error scope', 'error-scope'), ('combine', 'combine'), ('wait for', 'stage-waits')]
 rows = []
 for line in open(f'{out}/result.jsonl'):

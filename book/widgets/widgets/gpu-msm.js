@@ -47,9 +47,9 @@ export const controls = [
   // How the input reaches the GPU (fastmsm_gpu::msm::UploadPath); a list in a job's params gives
   // one row per path in the same run, for comparing them on one GPU.
   { name: 'upload', label: 'Input upload', type: 'select', default: 'auto',
-    options: [{ value: 'auto', label: 'auto (a kept staging buffer)' }, { value: 'write-buffer', label: 'one writeBuffer per buffer' },
+    options: [{ value: 'auto', label: 'auto (8 MiB pieces through kept buffers)' }, { value: 'write-buffer', label: 'one writeBuffer per buffer' },
       { value: 'chunked:1M', label: 'writeBuffer in 1 MiB pieces' }, { value: 'chunked:8M', label: 'writeBuffer in 8 MiB pieces' },
-      { value: 'staging', label: 'kept mapped staging buffer' }] },
+      { value: 'staging', label: 'kept mapped staging buffer' }, { value: 'pipelined:8M', label: '8 MiB pieces through kept buffers' }] },
 ];
 // The E2E run, on SwiftShader (headless Chromium's software adapter): every curve, a power of two and
 // an n that is not one, with the named swiftshader profile (its compact product: the straight-line
@@ -152,19 +152,23 @@ async function runAll(wasm, session, info, o, progress) {
           say(part(0), `warming the GPU up (${warmupRuns + 1})${via}`);
           await gpu();
         }
+        // The timed runs back to back (checked after them all), and when they ran, for the GPU
+        // clock samples a benchmark takes beside the page (benches/browser/gpu-msm-json.py).
         const runs = [];
+        const timedEpochMs = [performance.timeOrigin + performance.now()];
         for (let r = 0; r < o.repetitions; r++) {
           say(part(r / o.repetitions), `GPU run ${r + 1}/${o.repetitions}${via}`);
           runs.push(await gpu());
         }
-        timed.push({ runs, upload, warmupRuns });
+        timedEpochMs.push(performance.timeOrigin + performance.now());
+        timed.push({ runs, upload, warmupRuns, timedEpochMs });
       }
       // Checked once per input: every run of every upload path must equal the same point.
       say(0.7, 'checking: Σ kᵢ·aᵢ·G from the discrete logarithms');
       const logs = input.by_discrete_logs();
       const ark = n <= 2 ** o.cpuCheck ? (say(0.75, 'checking: arkworks MSM on the CPU'), input.arkworks()) : null;
-      for (const { runs, upload, warmupRuns } of timed) {
-        results.push(row({ curve, n, upload, runs, warmupRuns, compiled, profile, logs, ark }, o));
+      for (const { runs, upload, warmupRuns, timedEpochMs } of timed) {
+        results.push(row({ curve, n, upload, runs, warmupRuns, timedEpochMs, compiled, profile, logs, ark }, o));
       }
     } finally {
       input.free();
@@ -187,7 +191,7 @@ async function runAll(wasm, session, info, o, progress) {
 }
 
 /** One result row: the runs of one (curve, n, upload path), checked against the CPU's answers. */
-function row({ curve, n, upload, runs, warmupRuns, compiled, profile, logs, ark }, { seed, cpuCheck, waitAfterUpload, batch }) {
+function row({ curve, n, upload, runs, warmupRuns, timedEpochMs, compiled, profile, logs, ark }, { seed, cpuCheck, waitAfterUpload, batch }) {
   const verified = runs.every((run) => samePoint(run, logs) && (!ark || samePoint(run, ark)))
     && (!ark || samePoint(ark, logs));
   const times = runs.map((run) => run.seconds * 1e3);
@@ -206,6 +210,8 @@ function row({ curve, n, upload, runs, warmupRuns, compiled, profile, logs, ark 
       // curve's first use waits (null: nothing compiled for this n).
       profile_ms: profile.seconds === null ? null : round(profile.seconds * 1e3, 1),
       warmup_runs: warmupRuns,
+      // Unix ms from the first timed run's start to the last one's end.
+      timed_epoch_ms: timedEpochMs.map((t) => Math.round(t)),
       profile: profile.origin,
       upload: first.upload, wait_after_upload: waitAfterUpload,
       stages_ms_of_median_run: mid.stages.map((s) => ({ stage: s.stage, ms: round(s.seconds * 1e3) })),

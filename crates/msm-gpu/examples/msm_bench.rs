@@ -17,6 +17,8 @@
 //!        [--first-batches 0,262144] (points in the first batch, the rest in one; 0: equal batches)
 //!        [--windows 0,15,16] (window size c; 0: the plan's default)
 //!        [--batches 0,1,2,4] (split the points into this many batches; 0: the plan's default)
+//!        [--uploads auto,staging,pipelined:8M] (how the input reaches the GPU,
+//!        fastmsm_gpu::msm::UploadPath; rows of a path other than auto end in `/upload=<path>`)
 //!        [--edits none,...] (shader edits, with the cargo feature `experiments`)
 //!        [--smvp none,affine-64] (the SMVP's form per build, with the cargo feature
 //!        `experiments`: `none` is the default projective form; replaces the list of --edits)
@@ -40,7 +42,7 @@ use ark_std::rand::{Rng, SeedableRng, rngs::StdRng};
 use fastmsm_gpu::calibrate::{self, CalibrationOptions};
 use fastmsm_gpu::msm::{
     AffineOut, BatchMsm, GpuCurve, GpuMsm, GpuPoint, MsmOutput, Points, ProfileChoice, RunOptions,
-    pack_points, pack_scalars,
+    UploadPath, pack_points, pack_scalars,
 };
 use fastmsm_gpu::testing::block_on;
 use fastmsm_gpu::{DeviceProfile, GpuContext};
@@ -326,6 +328,7 @@ fn main() {
     let mut chunks = vec![0u32];
     let mut segment_counts = vec![0u32];
     let mut first_batches = vec![0usize];
+    let mut uploads = vec![UploadPath::Auto];
     let mut windows = vec![0u32];
     let mut batches = vec![0usize];
     let mut profile_names = vec!["calibrated".to_string()];
@@ -357,6 +360,12 @@ fn main() {
             "--first-batches" => first_batches = list(&v),
             "--windows" => windows = list(&v),
             "--batches" => batches = list(&v),
+            "--uploads" => {
+                uploads = v
+                    .split(',')
+                    .map(|u| UploadPath::parse(u).unwrap_or_else(|e| panic!("{e}")))
+                    .collect()
+            }
             "--profiles" => profile_names = list(&v),
             "--reps" => reps = v.parse().expect("--reps"),
             "--resident" => resident = v != "0",
@@ -458,20 +467,24 @@ fn main() {
                     curve.name(),
                     now() - t
                 );
-                let mut choices: Vec<(u32, u32, usize, u32, usize)> = Vec::new();
+                let mut choices: Vec<(u32, u32, usize, u32, usize, UploadPath)> = Vec::new();
                 for &k in &chunks {
                     for &c in &windows {
                         for &sg in &segment_counts {
                             for &f in &first_batches {
-                                choices.extend(batches.iter().map(|&b| (k, c, b, sg, f)));
+                                for &u in &uploads {
+                                    choices.extend(batches.iter().map(|&b| (k, c, b, sg, f, u)));
+                                }
                             }
                         }
                     }
                 }
-                for ((profile, w, variant, msm, build_s), &(chunk, window, split, segs, first)) in
-                    built
-                        .iter()
-                        .flat_map(|b| choices.iter().map(move |c| (b, c)))
+                for (
+                    (profile, w, variant, msm, build_s),
+                    &(chunk, window, split, segs, first, upload),
+                ) in built
+                    .iter()
+                    .flat_map(|b| choices.iter().map(move |c| (b, c)))
                 {
                     let options = RunOptions {
                         stage_timing: true,
@@ -480,6 +493,7 @@ fn main() {
                         batch: (split > 0).then(|| n.div_ceil(split)),
                         segments: (segs > 0).then_some(segs),
                         first_batch: (first > 0).then_some(first),
+                        upload,
                         ..Default::default()
                     };
                     // A configuration the device refuses (a limit a form runs past) is reported
@@ -543,6 +557,10 @@ fn main() {
                         String::new()
                     } else {
                         format!("/{profile}")
+                    } + &if upload == UploadPath::Auto {
+                        String::new()
+                    } else {
+                        format!("/upload={}", upload.name())
                     };
                     let plan = &warm.plan;
                     results.push(timed.entry(
@@ -553,7 +571,7 @@ fn main() {
                             "profile": profile, "smvp_wave": msm.profile().smvp_wave(msm.constants.limbs),
                             "window_bits": plan.window_bits, "batches": plan.batches(), "first_batch": plan.first_batch, "segments": plan.segments,
                             "smvp_chunk": plan.chunk, "smvp_levels": plan.smvp_passes(plan.batch).len(),
-                            "pipeline_build_seconds": build_s,
+                            "pipeline_build_seconds": build_s, "upload": upload.name(),
                             "stage_timing": format!("{:?}", warm.timing),
                         }),
                     ));

@@ -73,9 +73,27 @@ pub struct PendingRead {
 /// Records the copies of [`read_many`] into a fresh staging buffer, submits them and asks for the
 /// map; [`PendingRead::wait`] gets the words.
 pub fn start_read(ctx: &GpuContext, sources: &[(&wgpu::Buffer, usize)]) -> PendingRead {
+    let mut encoder = ctx
+        .device
+        .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+            label: Some("readback"),
+        });
+    let staging = record_read(ctx, &mut encoder, sources);
+    ctx.queue.submit([encoder.finish()]);
+    PendingRead::map(staging)
+}
+
+/// Records the copies of [`read_many`] into `encoder`, behind the work recorded there (one
+/// submission for both, where [`start_read`] makes one of its own): the host-visible buffer they
+/// fill, `None` for nothing to read. Once `encoder` is submitted, [`PendingRead::map`] asks for it.
+pub fn record_read(
+    ctx: &GpuContext,
+    encoder: &mut wgpu::CommandEncoder,
+    sources: &[(&wgpu::Buffer, usize)],
+) -> Option<wgpu::Buffer> {
     let total: usize = sources.iter().map(|s| s.1).sum();
     if total == 0 {
-        return PendingRead { staging: None };
+        return None;
     }
     let staging = ctx.device.create_buffer(&wgpu::BufferDescriptor {
         label: Some("readback"),
@@ -83,30 +101,29 @@ pub fn start_read(ctx: &GpuContext, sources: &[(&wgpu::Buffer, usize)]) -> Pendi
         usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
         mapped_at_creation: false,
     });
-    let mut encoder = ctx
-        .device
-        .create_command_encoder(&wgpu::CommandEncoderDescriptor {
-            label: Some("readback"),
-        });
     let mut offset = 0;
     for &(src, words) in sources {
         encoder.copy_buffer_to_buffer(src, 0, &staging, offset, (words * 4) as u64);
         offset += (words * 4) as u64;
     }
-    ctx.queue.submit([encoder.finish()]);
-
-    let (sender, receiver) = futures_channel::oneshot::channel();
-    staging
-        .slice(..)
-        .map_async(wgpu::MapMode::Read, move |result| {
-            let _ = sender.send(result);
-        });
-    PendingRead {
-        staging: Some((staging, receiver)),
-    }
+    Some(staging)
 }
 
 impl PendingRead {
+    /// Asks for the map of a buffer from [`record_read`] whose copies are submitted.
+    pub fn map(staging: Option<wgpu::Buffer>) -> Self {
+        let staging = staging.map(|staging| {
+            let (sender, receiver) = futures_channel::oneshot::channel();
+            staging
+                .slice(..)
+                .map_async(wgpu::MapMode::Read, move |result| {
+                    let _ = sender.send(result);
+                });
+            (staging, receiver)
+        });
+        PendingRead { staging }
+    }
+
     /// Waits for the map (natively: polls until the GPU is done) and copies the words out.
     pub async fn wait(self, ctx: &GpuContext) -> Result<Vec<u32>, GpuError> {
         let Some((staging, receiver)) = self.staging else {

@@ -1,6 +1,7 @@
 //! Every way of sending the input to the GPU (`RunOptions::upload`) gives arkworks' MSM, in one
-//! batch and in several (where the kept staging buffer is mapped again between batches), and the
-//! host trace records each upload call, submit and wait when asked for (and nothing otherwise).
+//! batch and in several (where the kept staging buffers are mapped again between batches), with
+//! pieces of the pipelined path that do and do not divide the input and its parts, and the host
+//! trace records each upload call, submit and wait when asked for (and nothing otherwise).
 //! The same `portable` BN254 compile as the api tests, so a warm shader cache serves it.
 
 use ark_ec::{CurveGroup, VariableBaseMSM};
@@ -35,6 +36,18 @@ fn every_upload_path_matches_arkworks_and_is_traced() {
         UploadPath::WriteBuffer,
         UploadPath::Chunked(4096),
         UploadPath::Staging,
+        // Pieces: 4096 B divides neither the input (28 800 B in one batch) nor the points
+        // (19 200 B: a piece holds the end of the points and the start of the scalars), and
+        // divides a 128-point batch (12 288 B) but not the last (44 points, 4 224 B); 4104 B
+        // divides nothing, and its ring of three slots wraps within the second batch (the slots
+        // wait for their maps); 12 288 B is one piece per 128-point batch; 1 MiB is more than
+        // the whole input (one piece, a slot no larger than the batch).
+        UploadPath::Pipelined(4096),
+        UploadPath::Pipelined(4104),
+        UploadPath::Pipelined(12288),
+        UploadPath::Pipelined(1 << 20),
+        // Back to the whole-batch buffer after the rings: the kept buffers are made again.
+        UploadPath::Staging,
     ] {
         // One batch, then three (64-point multiples), twice each: the second run of a plan reuses
         // its buffers, the staging one included.
@@ -55,19 +68,32 @@ fn every_upload_path_matches_arkworks_and_is_traced() {
                 let trace = &out.host_trace;
                 let count = |s: &str| trace.iter().filter(|t| t.what.contains(s)).count();
                 let batches = out.plan.batches();
-                let uploads = match path {
-                    UploadPath::Staging | UploadPath::Auto => count("staging: copy"),
-                    _ => count("write_buffer"),
+                let bytes_per_point = (2 * GpuCurve::Bn254.coord_words() + 8) * 4;
+                let (uploads, expected) = match path {
+                    UploadPath::Staging | UploadPath::Auto => (count("staging: copy"), batches),
+                    // One record per piece: ⌈batch bytes / piece⌉ in each batch.
+                    UploadPath::Pipelined(piece) => (
+                        count("staging: copy"),
+                        out.plan
+                            .batch_ranges()
+                            .iter()
+                            .map(|r| (r.len() * bytes_per_point).div_ceil(piece as usize))
+                            .sum(),
+                    ),
+                    _ => (count("write_buffer"), 2 * batches),
                 };
-                let per_batch = if matches!(path, UploadPath::Staging | UploadPath::Auto) {
-                    1
-                } else {
-                    2
-                };
-                assert_eq!(
-                    uploads,
-                    per_batch * batches,
-                    "{what}: one record per upload call"
+                assert_eq!(uploads, expected, "{what}: one record per upload call");
+                assert!(
+                    trace
+                        .iter()
+                        .filter(|t| t.what.starts_with("staging: copy"))
+                        .all(|t| match path {
+                            UploadPath::Pipelined(piece) => t.what[14..t.what.find(" B").unwrap()]
+                                .parse::<u64>()
+                                .is_ok_and(|b| 0 < b && b <= piece),
+                            _ => true,
+                        }),
+                    "{what}: no piece above its size: {trace:?}"
                 );
                 assert!(count("submit") >= batches, "{what}: submits traced");
                 assert_eq!(count("read-back: wait"), 1, "{what}: one map wait");

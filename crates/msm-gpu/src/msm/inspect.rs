@@ -54,6 +54,8 @@ impl GpuMsm {
         let resources = Resources::new(ctx, self, &plan, false);
         let mut run = Run::new(ctx, self, resources, TimingSource::None, &no_clock);
         run.batch(0, BatchPoints::Packed(points), scalars).await?;
+        // The one batch's passes, before the read-back of their buffers.
+        run.submit();
         let (windows, buckets) = (plan.windows as usize, plan.buckets as usize);
         let point_words = 4 * self.constants.limbs;
         let res = run.resources();

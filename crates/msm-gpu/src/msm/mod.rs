@@ -47,7 +47,7 @@ pub(crate) use precompute::field_inverse_source;
 pub use resident::Bases;
 pub use stage::Stage;
 pub use trace::HostSpan;
-pub use upload::UploadPath;
+pub use upload::{DEFAULT_PIECE_BYTES, UploadPath};
 
 use crate::mont_wgsl::KernelForm;
 use crate::profile::DeviceProfile;
@@ -70,17 +70,18 @@ pub struct RunOptions {
     /// Reduction segments per window: a power of two, at most the buckets per window (default:
     /// the profile's reduction budget across all windows, see [`reduction_segments`]).
     pub segments: Option<u32>,
-    /// Points per batch, a multiple of 64 when below n (default: natively, from the profile's
+    /// Points per batch, a multiple of 64 when below n (default: where the upload overlaps the
+    /// GPU's work, natively and with [`UploadPath::Pipelined`], from the profile's
     /// `two_batches_from` points, a quarter of them first and the rest in a second batch, else one
-    /// batch; fewer points per batch where the binding limit requires). Natively, the host's copy
-    /// of one batch's input overlaps the GPU's work on the batch before it.
+    /// batch; fewer points per batch where the binding limit requires). There the host's copy of
+    /// one batch's input overlaps the GPU's work on the batch before it.
     pub batch: Option<usize>,
     /// Points in the first batch, a multiple of 64 below n and not above the batch size (default:
     /// as many as the others, or the quarter above). With it and no `batch`, the rest goes in one
     /// batch. A smaller first batch leaves less of the host's copy before the GPU can start.
     pub first_batch: Option<usize>,
-    /// How the input reaches the GPU (default: a kept staging buffer natively, `writeBuffer` in
-    /// the browser).
+    /// How the input reaches the GPU (default: a kept staging buffer natively, pieces through a
+    /// ring of them in the browser; [`UploadPath::Auto`]).
     pub upload: UploadPath,
     /// Time every stage ([`MsmOutput::stages`]). With GPU timestamps this is free; without, the
     /// host waits after each stage.
@@ -504,7 +505,11 @@ impl GpuMsm {
             run.batch(start, batch_points, &scalars[start * 8..end * 8])
                 .await?;
         }
-        let back = run.finish().await?;
+        let pending = run.submit_finish().await?;
+        // Asked for now, the error scope's answer comes back with the map instead of after it (a
+        // round trip to the browser's GPU process).
+        let errors = scope.pop();
+        let back = run.read_back(pending).await?;
         let upload = run.upload_seconds;
         let mut trace =
             std::mem::replace(&mut run.trace, trace::Trace::new(now, laps.origin, false));
@@ -515,7 +520,7 @@ impl GpuMsm {
         let at = laps.host.len() - 1;
         laps.host.insert(at, ("upload", upload));
         let t = trace.start();
-        if let Some(error) = scope.pop().await {
+        if let Some(error) = errors.await {
             return Err(GpuError::Validation(error.to_string()));
         }
         trace.end(t, || "error scope".into());

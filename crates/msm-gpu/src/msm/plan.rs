@@ -257,8 +257,8 @@ impl Plan {
         let default_split = wanted_batch.is_none()
             && first_batch.is_none()
             && profile.two_batches_from.is_some_and(|from| n >= from)
-            // In a browser `writeBuffer` copies the input at once: nothing to overlap.
-            && !cfg!(target_arch = "wasm32");
+            // Only where the host's copy of a batch overlaps the GPU's work on the one before.
+            && options.upload.overlaps();
         // From four times that size, an eighth first and the rest in three batches: the host
         // copies a point about 2.5 times faster than the GPU adds it up (at 2^24 on the H100: 73
         // ms of copy against 185 ms of stages), so a quarter first left the GPU idle for the

@@ -12,7 +12,7 @@ use super::plan::{FAN_IN, Plan};
 use super::trace::Trace;
 use super::upload::{UploadPath, Uploader};
 use super::{GpuMsm, Stage, TimingSource, submit};
-use crate::transfer::{dispatch_grid, read_many, start_read};
+use crate::transfer::{PendingRead, dispatch_grid, read_many, record_read};
 use crate::{GpuContext, GpuError};
 
 /// The members of [`Params`] that vary between passes; the others come from the plan.
@@ -454,7 +454,9 @@ impl<'a> Run<'a> {
         })
     }
 
-    fn submit(&mut self) {
+    /// Submits what is recorded (a caller that reads buffers between the passes and
+    /// [`Run::finish`] submits first).
+    pub(super) fn submit(&mut self) {
         if let Some(encoder) = self.encoder.take() {
             let t = self.trace.start();
             self.ctx.queue.submit([encoder.finish()]);
@@ -675,7 +677,11 @@ impl<'a> Run<'a> {
                 self.sliced(Stage::BucketMerge, p, false, slots).await?;
             }
         }
-        self.submit();
+        // The GPU starts on this batch while the host copies the next; the last batch's passes go
+        // with the reduction and the read-back, one submission ([`Run::finish`]).
+        if (base + n) < plan.n as u32 {
+            self.submit();
+        }
         self.points = None;
         Ok(())
     }
@@ -713,6 +719,13 @@ impl<'a> Run<'a> {
 
     /// Reduction and fold, then one read-back of the checks, the window sums and the stage times.
     pub(super) async fn finish(&mut self) -> Result<Readback, GpuError> {
+        let pending = self.submit_finish().await?;
+        self.read_back(pending).await
+    }
+
+    /// [`Run::finish`]'s first half: records the reduction, the fold and the read-back's copies
+    /// behind what is recorded (the last batch's passes), submits them and asks for the map.
+    pub(super) async fn submit_finish(&mut self) -> Result<PendingRead, GpuError> {
         let (windows, segments) = (
             self.res.plan.virtual_windows() as usize,
             self.res.plan.segments,
@@ -733,21 +746,39 @@ impl<'a> Run<'a> {
         }
         self.sliced(Stage::WindowOut, none, false, windows as u32)
             .await?;
-        let header_words = self.res.header_bytes as usize / 4;
-        let result_words = header_words + windows * 4 * self.msm.constants.limbs;
         let used = 2 * self.passes.len() as u32;
+        let mut sources = vec![(
+            self.res.buffer(Binding::WindowSums).clone(),
+            self.result_words(),
+        )];
         if let Some((set, resolve, _)) = &self.res.queries {
             let (set, resolve) = (set.clone(), resolve.clone());
             self.encoder().resolve_query_set(&set, 0..used, &resolve, 0);
-        }
-        self.submit();
-        let mut sources = vec![(self.res.buffer(Binding::WindowSums), result_words)];
-        if let Some((_, resolve, _)) = &self.res.queries {
             sources.push((resolve, 2 * used as usize));
         }
         let t = self.trace.start();
-        let pending = start_read(self.ctx, &sources);
-        self.trace.end(t, || "read-back: copy, submit, map".into());
+        let sources: Vec<_> = sources.iter().map(|(b, words)| (b, *words)).collect();
+        let ctx = self.ctx;
+        let staging = record_read(ctx, self.encoder(), &sources);
+        self.trace.end(t, || "read-back: copy".into());
+        self.submit();
+        let t = self.trace.start();
+        let pending = PendingRead::map(staging);
+        self.trace.end(t, || "read-back: map".into());
+        Ok(pending)
+    }
+
+    /// Words of the window sums' buffer read back: the errors' header and the sums.
+    fn result_words(&self) -> usize {
+        let windows = self.res.plan.virtual_windows() as usize;
+        self.res.header_bytes as usize / 4 + windows * 4 * self.msm.constants.limbs
+    }
+
+    /// [`Run::finish`]'s second half: waits for the map of [`Run::submit_finish`] and reads the
+    /// checks, the window sums and the stage times.
+    pub(super) async fn read_back(&mut self, pending: PendingRead) -> Result<Readback, GpuError> {
+        let result_words = self.result_words();
+        let header_words = self.res.header_bytes as usize / 4;
         let t = self.trace.start();
         let mut words = pending.wait(self.ctx).await?;
         self.trace
