@@ -48,6 +48,10 @@ type Pipelines = HashMap<(GpuCurve, u32, KernelForm), Rc<GpuMsm>>;
 struct Held {
     /// The open device; `None` before the first use and after a failure of the GPU itself.
     device: Option<Rc<GpuContext>>,
+    /// While the device is being opened: a promise that settles once it is (or failed), which
+    /// every other caller waits for instead of opening a second device. (A preparation and a
+    /// run may ask at once; pipelines of one device cannot run on another.)
+    opening: Option<js_sys::Promise>,
     /// The profile every compiled MSM of the session plans with.
     profile: Option<DeviceProfile>,
     pipelines: Pipelines,
@@ -148,16 +152,39 @@ impl Session {
 
     /// The session's device, opened on first use (and again after a failure of the GPU).
     pub(crate) async fn device(&self) -> Result<Rc<GpuContext>, JsValue> {
-        if let Some(d) = self.held.borrow().device.clone() {
-            return Ok(d);
+        loop {
+            let opening = {
+                let held = self.held.borrow();
+                if let Some(d) = held.device.clone() {
+                    return Ok(d);
+                }
+                held.opening.clone()
+            };
+            match opening {
+                // Opened (or failed) by the other caller: look again.
+                Some(gate) => {
+                    let _ = wasm_bindgen_futures::JsFuture::from(gate).await;
+                }
+                None => break,
+            }
         }
-        let d = Rc::new(
-            GpuContext::open(self.limits, GpuContext::OPTIONAL_FEATURES)
-                .await
-                .map_err(err)?,
-        );
-        self.held.borrow_mut().device = Some(d.clone());
-        Ok(d)
+        let mut settle: Option<js_sys::Function> = None;
+        let gate = js_sys::Promise::new(&mut |resolve, _| settle = Some(resolve));
+        self.held.borrow_mut().opening = Some(gate);
+        let opened = GpuContext::open(self.limits, GpuContext::OPTIONAL_FEATURES).await;
+        let d = {
+            let mut held = self.held.borrow_mut();
+            held.opening = None;
+            let d = opened.map(Rc::new);
+            if let Ok(d) = &d {
+                held.device = Some(d.clone());
+            }
+            d
+        };
+        if let Some(settle) = settle {
+            let _ = settle.call0(&JsValue::NULL);
+        }
+        d.map_err(err)
     }
 
     fn profile(&self) -> DeviceProfile {
