@@ -249,6 +249,17 @@ async function setGpuControls(page, values) {
   }, Object.entries(values));
 }
 
+/** Presses the gpu-msm widget's Run, waits for the run to end, asserts it ran, returns its JSON export. */
+async function runGpuWidget(page) {
+  const root = page.locator('.fastmsm-widget[data-widget="gpu-msm"]');
+  await root.getByRole('button', { name: 'Run' }).click();
+  await page.waitForFunction(() => ['done', 'error'].includes(
+    document.querySelector('.fastmsm-widget[data-widget="gpu-msm"]').dataset.state), null, { timeout: 300_000 });
+  assert.equal(await root.getAttribute('data-state'), 'done', await root.locator('.fm-status').textContent());
+  await root.getByRole('button', { name: 'Copy as JSON' }).click();
+  return JSON.parse(await root.locator('.fm-exported').inputValue());
+}
+
 /** In the page: the calibrated GPU profile its origin keeps (core/gpu.js), without creating its database. */
 const KEPT_CALIBRATION = async () => {
   if (!(await indexedDB.databases()).some((d) => d.name === 'fastmsm-gpu-profile')) return null;
@@ -273,12 +284,7 @@ describe('gpu-msm widget', () => {
     await page.evaluate(() => window.fastmsmWidgets.ready);
     const root = page.locator('.fastmsm-widget[data-widget="gpu-msm"]');
     await setGpuControls(page, { profile: 'recalibrate', curve: 'ed-on-bls12-377', n: '2^9', repetitions: '2', cpu_check: '8' });
-    await root.getByRole('button', { name: 'Run' }).click();
-    await page.waitForFunction(() => ['done', 'error'].includes(
-      document.querySelector('.fastmsm-widget[data-widget="gpu-msm"]').dataset.state), null, { timeout: 300_000 });
-    assert.equal(await root.getAttribute('data-state'), 'done', await root.locator('.fm-status').textContent());
-    await root.getByRole('button', { name: 'Copy as JSON' }).click();
-    const result = JSON.parse(await root.locator('.fm-exported').inputValue());
+    const result = await runGpuWidget(page);
     assert.equal(result.suite, 'gpu-msm');
     assert.equal(result.verified, true);
     const [r] = result.results;
@@ -328,8 +334,8 @@ describe('gpu-msm widget', () => {
     await page.goto(book.url + 'webgpu-device.html', { waitUntil: 'load' });
     await page.evaluate(() => window.fastmsmWidgets.ready);
     const root = page.locator('.fastmsm-widget[data-widget="gpu-msm"]');
-    // named: no calibration to wait for
-    await setGpuControls(page, { profile: 'swiftshader', curve: 'ed-on-bls12-377', n: '2^6', repetitions: '1' });
+    // 'auto' in a fresh browser: the adapter's named profile, no calibration before the run
+    await setGpuControls(page, { n: '2^6', repetitions: '1', curve: 'ed-on-bls12-377' });
     const settled = () => page.waitForFunction(() => ['done', 'error'].includes(
       document.querySelector('.fastmsm-widget[data-widget="gpu-msm"]').dataset.state), null, { timeout: 300_000 });
     await root.getByRole('button', { name: 'Run' }).click();
@@ -368,12 +374,7 @@ describe('gpu-msm widget', () => {
     const seen = await page.evaluate(() => window.seenStatus);
     assert.ok(seen.some((t) => /^Preparing the GPU for bn254: .*\d\.\d s$/.test(t)), 'the preparation is shown with its time');
     assert.ok(seen.some((t) => /compiled the \d+ pipelines at once/.test(t)), `every stage compiled at once: ${seen.join(' | ')}`);
-    await root.getByRole('button', { name: 'Run' }).click();
-    await page.waitForFunction(() => ['done', 'error'].includes(
-      document.querySelector('.fastmsm-widget[data-widget="gpu-msm"]').dataset.state), null, { timeout: 300_000 });
-    assert.equal(await root.getAttribute('data-state'), 'done', await root.locator('.fm-status').textContent());
-    await root.getByRole('button', { name: 'Copy as JSON' }).click();
-    const result = JSON.parse(await root.locator('.fm-exported').inputValue());
+    const result = await runGpuWidget(page);
     assert.equal(result.verified, true);
     const f = result.first_use;
     assert.equal(f.curve, 'bn254');
@@ -397,6 +398,21 @@ describe('gpu-msm widget', () => {
       kept = JSON.parse(await page.evaluate(KEPT_CALIBRATION) ?? 'null');
     }
     assert.ok(kept?.smvp_wave?.length >= 1, `a calibration kept for the next visit: ${JSON.stringify(kept)}`);
+    await closeClean(page, problems);
+  });
+
+  // A click while the preparation runs joins it: one device, one compile (a second device opened
+  // meanwhile once made the run fail on pipelines of the first).
+  test('a click during the preparation waits for the rest of it and runs verified', async () => {
+    const { page, problems } = await visit('webgpu-device.html');
+    await page.evaluate(() => window.fastmsmWidgets.ready);
+    await setGpuControls(page, { n: '2^6', repetitions: '1', warmup_s: '0', cpu_check: '6', curve: 'bn254' });
+    const result = await runGpuWidget(page);
+    assert.equal(result.verified, true);
+    const f = result.first_use;
+    assert.equal(f.prepared_before_click, false, JSON.stringify(f));
+    assert.ok(f.click_to_msm_start_ms <= f.preparation_ms + 5000, `the click waited only for the preparation: ${JSON.stringify(f)}`);
+    assert.ok(result.results[0].params.compile_ms === null || result.results[0].params.compile_ms >= 0);
     await closeClean(page, problems);
   });
 

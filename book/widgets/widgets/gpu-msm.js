@@ -152,7 +152,7 @@ const sessionSettings = (o) => ({ profile: o.profile, form: o.kernels, limits: o
  * that reason. 'recalibrate' sessions are made per run and never prepared ahead.
  * @returns {Preparation}
  */
-function preparation(wasm, session, o, curve) {
+function preparation(session, o, curve) {
   const key = `${o.profile}|${o.kernels}|${o.limits}|${o.pipelines}|${curve}|${o.limbs}`;
   const kept = o.profile === 'recalibrate' ? undefined : preparations.get(key);
   if (kept) return kept;
@@ -190,7 +190,7 @@ export async function prepare(wasm, params, progress) {
   if (o.profile === 'recalibrate') return { skipped: 'the calibration runs when you press Run' };
   const [curve] = o.curves;
   const session = await widgetGpuSession(wasm, sessionSettings(o));
-  const p = preparation(wasm, session, o, curve);
+  const p = preparation(session, o, curve);
   const listen = (f, text) => progress(f, text);
   p.listeners.add(listen);
   try {
@@ -240,7 +240,7 @@ async function runAll(wasm, session, info, o, progress) {
   for (const [pi, { curve, n }] of plan.entries()) {
     const say = (f, text) => progress((pi + f) / plan.length, `${curve}, n = ${nText(n)}: ${text}`);
     // The preparation runs while the input is drawn (it may have started at page open).
-    const prep = preparation(wasm, session, o, curve);
+    const prep = preparation(session, o, curve);
     const listen = (f, text) => say(0.15 + 0.15 * f, `preparing the GPU: ${text}`);
     prep.listeners.add(listen);
     say(0, 'drawing the input');
