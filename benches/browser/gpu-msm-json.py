@@ -60,8 +60,14 @@ for run in runs:
         # A device requested with WebGPU's default limits only: a row of its own.
         if run['job'].get('limits') == 'default':
             name += '/limits=default'
+        # A first-use job (book/bench/run.html: preparation at page open, Run pressed at once or
+        # after it) and the sequential pipeline creation it is compared with: rows of their own.
+        if run['job'].get('first_click'):
+            name += f"/first-click={run['job']['first_click']}"
+        if run['job'].get('pipelines') == 'sequential':
+            name += '/pipelines=sequential'
         rows.append({**row, 'name': name, 'side': 'browser', 'job': run['job'], 'job_wall_s': run['wall_s'],
-                     'profile': r.get('profile'), 'adapter': r.get('device'),
+                     'profile': r.get('profile'), 'adapter': r.get('device'), 'first_use': r.get('first_use'),
                      'gpu_clock_mhz_while_timed': clocks_while_timed(row)})
 doc = {
     'suite': 'gpu-msm-browser',

@@ -7,6 +7,11 @@
 # "wait_after_upload": true adds a wait until the GPU has the input (diagnostic). Each row carries
 # the host timeline of its median run (host_trace_of_median_run); the end of this script prints it
 # summed by kind (benches/browser/host-trace.py --brief), the full timelines go to OUT/host-trace.txt.
+# The first use (a fresh profile, as a reader's first visit): FRESH=1 deletes the browser profile
+# (UD, default /tmp/ud-gpu-msm) first, and a job with "first_click": "at-once" or "after-prepare"
+# prepares the GPU as the page does when it opens and presses Run at once or after it is ready
+# (book/bench/run.html); the result's first_use gives both waits. One curve per call: the GPU
+# process keeps compiled pipelines for the browser's life.
 # PAGE='bench/upload-probe.html?mb=128&reps=5' runs that page instead (no JOBS): the browser's upload
 # paths alone, apart from any MSM; its result is printed.
 # Flags (benches/README.md): ANGLE composites on SwiftShader, which has the headless
@@ -29,12 +34,14 @@ if [ -z "${PAGE:-}" ]; then
   jobs=$(python3 -c "import sys, urllib.parse; print(urllib.parse.quote(sys.argv[1]))" "$JOBS")
 fi
 page=${PAGE:-"bench/run.html?widget=gpu-msm&jobs=$jobs"}
+UD=${UD:-/tmp/ud-gpu-msm}
+if [ "${FRESH:-0}" = 1 ]; then rm -rf "$UD"; fi
 status=0
 python3 benches/browser/drive.py --site .site --out "$OUT" --chrome "$RT/chromium" --timeout "${BENCH_T:-540}" \
   --page "$page" -- --headless=new --no-sandbox --no-first-run \
   --enable-unsafe-webgpu --ignore-gpu-blocklist --enable-webgpu-developer-features --enable-features=Vulkan \
   --use-angle=vulkan --disable-vulkan-surface --disable-background-networking --disable-component-update \
-  --disable-sync --disable-dev-shm-usage --user-data-dir=/tmp/ud-gpu-msm || status=$?
+  --disable-sync --disable-dev-shm-usage --user-data-dir="$UD" || status=$?
 kill $clocks 2>/dev/null || true
 if [ -n "${PAGE:-}" ]; then
   cat "$OUT/result.jsonl" 2>/dev/null || true

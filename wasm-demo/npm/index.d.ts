@@ -26,8 +26,9 @@ export interface SessionOptions {
   /** CPU workers (default: navigator.hardwareConcurrency). */
   threads?: number;
   /**
-   * The GPU's device profile: 'auto' (default; the calibration this browser kept for this GPU, or
-   * one measured on the session's first GPU call, a few seconds) or a named one ('portable',
+   * The GPU's device profile: 'auto' (default; the calibration this browser kept for this GPU,
+   * else the named profile of this kind of adapter, unmeasured), 'recalibrate' (measured on the
+   * session's first GPU call, a few seconds, and kept for 'auto') or a named one ('portable',
    * 'swiftshader', 'lavapipe', 'h100', 'h200'). It changes only the speed, never the result.
    */
   gpuProfile?: string;

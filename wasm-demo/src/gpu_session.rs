@@ -3,9 +3,10 @@
 //! caller creates and frees (the npm package's worker, the widget worker), never by the module.
 //!
 //! A session's settings are fixed when it is made: the profile mode ("auto": this device's
-//! cached calibration or a new one; "recalibrate": a new one; or a named profile) and the
-//! Montgomery product's form (the profile's, or one the caller names). Another setting is another
-//! session, so no call can change what a later call of another caller compiles.
+//! cached calibration, else the named profile of its kind of adapter, unmeasured; "recalibrate":
+//! a new calibration; or a named profile) and the Montgomery product's form (the profile's, or
+//! one the caller names). Another setting is another session, so no call can change what a later
+//! call of another caller compiles.
 //!
 //! This is the only module that calls fastmsm-gpu's MSM API (device, calibration, compilation,
 //! runs); the widget's entry points (gpu_msm.rs) and the npm package's (msm_api.rs) call it.
@@ -31,7 +32,7 @@ use crate::now_seconds;
 #[derive(Clone, Debug, PartialEq)]
 enum Mode {
     /// The calibration cached for this device (the caller passes it), measuring what it lacks, or
-    /// a new calibration where there is none.
+    /// where there is none the named profile of this kind of adapter, unmeasured.
     Auto,
     /// A new calibration, whatever is cached.
     Recalibrate,
@@ -47,6 +48,10 @@ type Pipelines = HashMap<(GpuCurve, u32, KernelForm), Rc<GpuMsm>>;
 struct Held {
     /// The open device; `None` before the first use and after a failure of the GPU itself.
     device: Option<Rc<GpuContext>>,
+    /// While the device is being opened: a promise that settles once it is (or failed), which
+    /// every other caller waits for instead of opening a second device. (A preparation and a
+    /// run may ask at once; pipelines of one device cannot run on another.)
+    opening: Option<js_sys::Promise>,
     /// The profile every compiled MSM of the session plans with.
     profile: Option<DeviceProfile>,
     pipelines: Pipelines,
@@ -60,6 +65,9 @@ pub(crate) struct Session {
     cached: Option<DeviceProfile>,
     /// The limits the device is requested with: the adapter's, or WebGPU's defaults only.
     limits: DeviceLimits,
+    /// Whether pipelines are compiled in parallel before wgpu creates them
+    /// (`GpuMsmBuilder::precompile`); false only to time the sequential path against it.
+    precompile: bool,
     held: RefCell<Held>,
 }
 
@@ -100,7 +108,13 @@ impl Session {
     /// A session with profile mode `profile` ("auto", "recalibrate" or a profile name), product
     /// form `form` ("auto": the profile's, "unrolled" or "compact") and, for "auto", `cached`: the
     /// JSON of an earlier calibration (ignored if it does not parse or names another device).
-    fn new(profile: &str, form: &str, cached: Option<&str>, limits: &str) -> Result<Self, JsValue> {
+    fn new(
+        profile: &str,
+        form: &str,
+        cached: Option<&str>,
+        limits: &str,
+        pipelines: &str,
+    ) -> Result<Self, JsValue> {
         let mode = match profile {
             "auto" | "" => Mode::Auto,
             "recalibrate" => Mode::Recalibrate,
@@ -117,8 +131,18 @@ impl Session {
                 ))
             })?),
         };
+        let precompile = match pipelines {
+            "parallel" | "" => true,
+            "sequential" => false,
+            other => {
+                return Err(err(format_args!(
+                    "unknown pipeline creation {other:?}: parallel or sequential"
+                )));
+            }
+        };
         Ok(Session {
             mode,
+            precompile,
             form,
             cached: cached.and_then(|json| DeviceProfile::from_json_text(json).ok()),
             limits: DeviceLimits::parse(limits).map_err(err)?,
@@ -128,16 +152,39 @@ impl Session {
 
     /// The session's device, opened on first use (and again after a failure of the GPU).
     pub(crate) async fn device(&self) -> Result<Rc<GpuContext>, JsValue> {
-        if let Some(d) = self.held.borrow().device.clone() {
-            return Ok(d);
+        loop {
+            let opening = {
+                let held = self.held.borrow();
+                if let Some(d) = held.device.clone() {
+                    return Ok(d);
+                }
+                held.opening.clone()
+            };
+            match opening {
+                // Opened (or failed) by the other caller: look again.
+                Some(gate) => {
+                    let _ = wasm_bindgen_futures::JsFuture::from(gate).await;
+                }
+                None => break,
+            }
         }
-        let d = Rc::new(
-            GpuContext::open(self.limits, GpuContext::OPTIONAL_FEATURES)
-                .await
-                .map_err(err)?,
-        );
-        self.held.borrow_mut().device = Some(d.clone());
-        Ok(d)
+        let mut settle: Option<js_sys::Function> = None;
+        let gate = js_sys::Promise::new(&mut |resolve, _| settle = Some(resolve));
+        self.held.borrow_mut().opening = Some(gate);
+        let opened = GpuContext::open(self.limits, GpuContext::OPTIONAL_FEATURES).await;
+        let d = {
+            let mut held = self.held.borrow_mut();
+            held.opening = None;
+            let d = opened.map(Rc::new);
+            if let Ok(d) = &d {
+                held.device = Some(d.clone());
+            }
+            d
+        };
+        if let Some(settle) = settle {
+            let _ = settle.call0(&JsValue::NULL);
+        }
+        d.map_err(err)
     }
 
     fn profile(&self) -> DeviceProfile {
@@ -228,13 +275,29 @@ impl Session {
                     ..p
                 })
             }
-            (Mode::Auto, _) => ProfileRequest::Calibrate {
-                cached: self.cached.clone(),
-            },
+            // This device's cached calibration, extended where it lacks this curve's wave; with
+            // none, the named profile of this kind of adapter, unmeasured, so that a first use
+            // waits for its pipelines only (the caller calibrates afterwards, in a session of
+            // its own, and caches the result for the next session: see core/gpu.js).
+            (Mode::Auto, _) => {
+                let key = fastmsm_gpu::profile::cache::device_key(&ctx);
+                match self.cached.clone().filter(|p| p.device == key) {
+                    Some(cached) => ProfileRequest::Calibrate {
+                        cached: Some(cached),
+                    },
+                    None => {
+                        let p = DeviceProfile::for_adapter(&ctx.info);
+                        ProfileRequest::Given(DeviceProfile {
+                            kernel_form: self.form.unwrap_or(p.kernel_form),
+                            ..p
+                        })
+                    }
+                }
+            }
             (Mode::Recalibrate, _) => ProfileRequest::Calibrate { cached: None },
         };
         let start = now_seconds();
-        let (msm, profile) = profile_and_msm(&ctx, curve, request, progress)
+        let (msm, profile) = profile_and_msm(&ctx, curve, request, self.precompile, progress)
             .await
             .map_err(|e| self.failure(e))?;
         let seconds = now_seconds() - start;
@@ -272,6 +335,7 @@ impl Session {
                 .limb_bits(limb_bits)
                 .kernel_form(form)
                 .profile(ProfileChoice::Given(self.profile()))
+                .precompile(self.precompile)
                 .build(&ctx)
                 .await
                 .map_err(|e| self.failure(e))?,
@@ -351,6 +415,7 @@ async fn profile_and_msm(
     ctx: &GpuContext,
     curve: GpuCurve,
     request: ProfileRequest,
+    precompile: bool,
     progress: &dyn Fn(f64, &str),
 ) -> Result<(GpuMsm, DeviceProfile), GpuError> {
     let profile = match request {
@@ -361,6 +426,7 @@ async fn profile_and_msm(
                 clock: now_seconds,
                 progress: Some(progress),
                 start_from: cached.filter(|p| p.device == key),
+                precompile,
                 ..Default::default()
             };
             match calibrate::calibrate(ctx, curve, &options).await {
@@ -372,6 +438,7 @@ async fn profile_and_msm(
     progress(0.4, &format!("compiling the MSM for {}", curve.name()));
     let msm = GpuMsm::builder(curve)
         .profile(ProfileChoice::Given(profile.clone()))
+        .precompile(precompile)
         .progress(progress)
         .build(ctx)
         .await?;
@@ -407,23 +474,28 @@ where
 #[wasm_bindgen]
 impl GpuSession {
     /// A session with device profile `profile` ("auto": the calibration `cached` holds for this
-    /// device, or a new one on the first call; "recalibrate"; or a name: `h200`, `h100`,
-    /// `swiftshader`, `lavapipe`, `mobile`, `portable`), Montgomery product `form` ("auto": the
-    /// profile's; "unrolled"; "compact") and device `limits` ("adapter", the default: the
-    /// adapter's own; "default": WebGPU's defaults only, what every device has, a phone's
-    /// included). Opens nothing yet: the device opens on the first call.
+    /// device, else the named profile of this kind of adapter, unmeasured; "recalibrate"; or a
+    /// name: `h200`, `h100`, `swiftshader`, `lavapipe`, `mobile`, `portable`), Montgomery product
+    /// `form` ("auto": the profile's; "unrolled"; "compact"), device `limits` ("adapter", the
+    /// default: the adapter's own; "default": WebGPU's defaults only, what every device has, a
+    /// phone's included) and `pipelines` ("parallel", the default: in a browser every stage compiled at
+    /// once with `createComputePipelineAsync` first; "sequential": one after another, as wgpu
+    /// alone creates them, to time against). Opens nothing yet: the device opens on the first
+    /// call.
     #[wasm_bindgen(constructor)]
     pub fn new(
         profile: Option<String>,
         form: Option<String>,
         cached: Option<String>,
         limits: Option<String>,
+        pipelines: Option<String>,
     ) -> Result<GpuSession, JsValue> {
         let session = Session::new(
             profile.as_deref().unwrap_or("auto"),
             form.as_deref().unwrap_or("auto"),
             cached.as_deref(),
             limits.as_deref().unwrap_or("adapter"),
+            pipelines.as_deref().unwrap_or("parallel"),
         )?;
         Ok(GpuSession {
             inner: Rc::new(session),

@@ -61,10 +61,13 @@ export async function keptProfile(value) {
 }
 
 /**
- * @typedef {{ profile?: string, form?: string, limits?: string }} GpuSettings
- *   `profile`: 'auto' (the kept calibration, else a new one), 'recalibrate' or a profile name;
+ * @typedef {{ profile?: string, form?: string, limits?: string, pipelines?: string }} GpuSettings
+ *   `profile`: 'auto' (the kept calibration, else the named profile of this kind of adapter,
+ *   unmeasured), 'recalibrate' or a profile name;
  *   `form`: the Montgomery product, 'auto' (the profile's), 'unrolled' or 'compact';
- *   `limits`: the device's, 'adapter' (the adapter's own) or 'default' (WebGPU's defaults only).
+ *   `limits`: the device's, 'adapter' (the adapter's own) or 'default' (WebGPU's defaults only);
+ *   `pipelines`: 'parallel' (every stage compiled at once, asynchronously, first) or 'sequential'
+ *   (one after another, as wgpu alone creates them: the reference the first-use timings compare).
  */
 
 /**
@@ -73,9 +76,9 @@ export async function keptProfile(value) {
  * @param {import('./types.js').Wasm} wasm
  * @param {GpuSettings} settings
  */
-export async function openGpuSession(wasm, { profile = 'auto', form = 'auto', limits = 'adapter' } = {}) {
+export async function openGpuSession(wasm, { profile = 'auto', form = 'auto', limits = 'adapter', pipelines = 'parallel' } = {}) {
   const cached = profile === 'auto' ? await keptProfile() : null;
-  return new wasm.GpuSession(profile, form, cached ?? undefined, limits);
+  return new wasm.GpuSession(profile, form, cached ?? undefined, limits, pipelines);
 }
 
 /**
@@ -110,9 +113,41 @@ const kept = new Map();
  * @param {import('./types.js').Wasm} wasm
  * @param {GpuSettings} settings
  */
-export function widgetGpuSession(wasm, { profile = 'auto', form = 'auto', limits = 'adapter' } = {}) {
-  if (profile === 'recalibrate') return openGpuSession(wasm, { profile, form, limits });
-  const key = `${profile}|${form}|${limits}`;
-  if (!kept.has(key)) kept.set(key, openGpuSession(wasm, { profile, form, limits }));
+export function widgetGpuSession(wasm, { profile = 'auto', form = 'auto', limits = 'adapter', pipelines = 'parallel' } = {}) {
+  if (profile === 'recalibrate') return openGpuSession(wasm, { profile, form, limits, pipelines });
+  const key = `${profile}|${form}|${limits}|${pipelines}`;
+  if (!kept.has(key)) kept.set(key, openGpuSession(wasm, { profile, form, limits, pipelines }));
   return /** @type {Promise<any>} */ (kept.get(key));
+}
+
+/** @type {Promise<any> | null} the calibration running for the next visit, while it runs */
+let calibrating = null;
+
+/**
+ * Calibrates this GPU for `curve` in a session of its own and keeps the profile for the next
+ * visit's sessions ('auto'), unless a calibration is running already. The sessions open now keep
+ * the profile they started with: a calibration never changes what a session runs. Resolves to
+ * the calibration's report, or `{ error }`.
+ * @param {import('./types.js').Wasm} wasm
+ * @param {string} curve
+ * @param {GpuSettings} settings
+ */
+export function calibrateForNextVisit(wasm, curve, { form = 'auto', limits = 'adapter' } = {}) {
+  calibrating ??= (async () => {
+    const session = await openGpuSession(wasm, { profile: 'recalibrate', form, limits });
+    try {
+      return await prepareCurve(session, curve, () => {});
+    } catch (e) {
+      return { error: String(/** @type {any} */ (e)?.message ?? e) };
+    } finally {
+      session.free();
+      calibrating = null;
+    }
+  })();
+  return calibrating;
+}
+
+/** The calibration for the next visit while one runs (a run waits for it, not to share the GPU), else null. */
+export function calibrationRunning() {
+  return calibrating;
 }

@@ -5,7 +5,10 @@
 //   task(wasm, params, progress)  — runs in the widget worker, returns a results object
 //   view(result)                  — tables and a chart spec for the page
 //   fromPage(params)  (optional)  — runs in the page before the task: adds what only the page has
-//                                   (localStorage) to the parameters sent to the worker
+//                                   (localStorage, the click's time) to the parameters sent to the worker
+//   prepare(wasm, params, progress), prepareOn (optional) — runs in the widget worker when the page
+//                                   opens and when a control named in prepareOn changes, before any
+//                                   click: work a run would otherwise wait for (GPU pipelines)
 // Tasks run in one widget worker per page (core/widget-worker.js), through core/rpc.js.
 // All URLs are relative to this file, so the site works from any sub-path, offline.
 import { WorkerClient } from './rpc.js';
@@ -27,9 +30,55 @@ export function runTask(name, params, onProgress) {
 }
 
 /**
+ * Runs widget `name`'s preparation (its module's `prepare`) with `params` in the page's worker.
+ * @param {string} name
+ * @param {any} params
+ * @param {(fraction: number, text: string) => void} [onProgress]
+ */
+export function prepareTask(name, params, onProgress) {
+  return worker.call({ op: 'prepare', widget: name, params: { ...params, page_open_epoch_ms: performance.timeOrigin } }, { onProgress });
+}
+
+/**
+ * Prepares `widget` for the form's current settings and shows it in the idle widget's status line
+ * (what is happening and for how long; a run, once started, owns the line). A newer preparation
+ * replaces an older one's display; a failed one says why, and the run retries it.
+ * @param {Hydrated} widget
+ * @param {any} params
+ * @param {HTMLElement} status
+ */
+function prepareWidget(widget, params, status) {
+  const { root, name } = widget;
+  const started = performance.now();
+  const mine = {};
+  widget.preparing = mine; // whose progress the status line shows (none once a run starts)
+  widget.latestPreparation = mine; // whose state data-prepared tells
+  let text = 'starting';
+  const show = (line) => { if (widget.preparing === mine) status.textContent = line; };
+  const what = params.curve ? ` for ${params.curve}` : '';
+  const tick = () => show(`Preparing the GPU${what}: ${text}… ${((performance.now() - started) / 1e3).toFixed(1)} s`);
+  const timer = setInterval(tick, 200);
+  root.dataset.prepared = 'preparing';
+  tick();
+  prepareTask(name, params, (_, line) => { text = line; tick(); })
+    .then((r) => {
+      if (widget.latestPreparation !== mine) return;
+      if (r?.skipped) { root.dataset.prepared = 'skipped'; show('Not run yet.'); return; }
+      root.dataset.prepared = 'ready';
+      show(`GPU ready${what} (prepared in ${r.seconds} s; profile: ${r.summary}): Run starts the MSM at once.`);
+    })
+    .catch((e) => {
+      if (widget.latestPreparation !== mine) return;
+      root.dataset.prepared = 'failed';
+      show(`Preparing the GPU failed: ${e.message}. Run tries again and reports the error.`);
+    })
+    .finally(() => clearInterval(timer));
+}
+
+/**
  * A widget on this page: its element, module, last result and run.
  * @typedef {{ root: HTMLElement, name: string, module: import('./types.js').Widget, lastResult: any,
- *   run: (params: any) => Promise<any> }} Hydrated
+ *   run: (params: any) => Promise<any>, preparing?: object | null, latestPreparation?: object }} Hydrated
  */
 /** @type {Hydrated[]} */
 const widgets = [];
@@ -121,6 +170,7 @@ async function hydrate(root) {
   copyJson.onclick = () => exportAs(JSON.stringify(widget.lastResult, null, 2));
 
   widget.run = async (params) => {
+    widget.preparing = null; // the run owns the status line from now on
     root.dataset.state = 'running';
     button.disabled = true;
     status.textContent = 'Starting…';
@@ -155,6 +205,21 @@ async function hydrate(root) {
     widget.run(readControls(form, controls)).catch(() => {});
   };
   widgets.push(widget);
+  if (module.prepare) {
+    // Prepared once the widget is within a screen of the view (at once where the page opens on
+    // it), so that a reader who never scrolls there costs the device nothing; again when a
+    // setting that changes what is compiled changes.
+    const prepareNow = () => prepareWidget(widget, readControls(form, controls), status);
+    form.addEventListener('change', (event) => {
+      if ((module.prepareOn ?? []).includes(/** @type {any} */ (event.target)?.name)) prepareNow();
+    });
+    const near = new IntersectionObserver((seen) => {
+      if (!seen.some((e) => e.isIntersecting)) return;
+      near.disconnect();
+      if (!widget.latestPreparation) prepareNow();
+    }, { rootMargin: '100% 0px' });
+    near.observe(root);
+  }
   if (module.autorun) widget.run(readControls(form, controls)).catch(() => {});
 }
 
@@ -165,6 +230,7 @@ const ready = Promise.all([...document.querySelectorAll('.fastmsm-widget[data-wi
 /** @type {any} */ (window).fastmsmWidgets = {
   ready,
   runTask,
+  prepareTask,
   async runAll({ quick = false } = {}) {
     await ready;
     const results = [];

@@ -36,9 +36,13 @@
 
 /**
  * A widget module, widgets/NAME.js (core/loader.js hydrates `<div class="fastmsm-widget" data-widget="NAME">`).
- * `task` runs in the widget worker with the main wasm package; `view` and `fromPage` in the page.
+ * `task` and `prepare` run in the widget worker with the main wasm package; `view` and `fromPage` in
+ * the page. `prepare` (optional) runs when the page opens and when a control named in `prepareOn`
+ * changes, before any click.
  * @typedef {{ title: string, controls?: Control[], quick?: Record<string, any>, autorun?: boolean,
  *   task: (wasm: Wasm, params: any, progress: (fraction: number, text: string) => void) => Promise<TaskResult>,
+ *   prepare?: (wasm: Wasm, params: any, progress: (fraction: number, text: string) => void) => Promise<any>,
+ *   prepareOn?: string[],
  *   view: (result: TaskResult) => View, fromPage?: (params: any) => any }} Widget
  */
 

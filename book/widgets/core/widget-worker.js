@@ -8,6 +8,14 @@ const wasmReady = init({ module_or_path: new URL('../../generated/pkg/fastmsm_bg
 const buildInfo = fetch(new URL('../../generated/build-info.json', import.meta.url)).then((r) => r.json());
 
 serve({
+  // A widget's preparation before any run (its optional `prepare`, e.g. compiling GPU pipelines
+  // when the page opens): what the page shows while the reader has not pressed Run.
+  async prepare({ widget, params }, progress) {
+    await wasmReady;
+    /** @type {import('./types.js').Widget} */
+    const module = await import(new URL(`../widgets/${widget}.js`, import.meta.url).href);
+    return module.prepare ? module.prepare(wasm, params, progress) : { skipped: 'nothing to prepare' };
+  },
   async task({ widget, params }, progress) {
     await wasmReady;
     /** @type {import('./types.js').Widget} */

@@ -16,7 +16,17 @@
 // a worker, which has no localStorage) and reused; "Recalibrate" measures again, and the named
 // profiles make a run reproducible. A failed calibration falls back to the portable profile and
 // says so.
-import { prepareCurve, webgpuAdapter, widgetGpuSession } from '../core/gpu.js';
+//
+// The first use: the page prepares the GPU for the form's curve as soon as it opens (`prepare`,
+// called by core/loader.js before any click, and again when the curve or a setting that changes the
+// pipelines changes): it opens the device, sets the profile and compiles the pipelines, every stage
+// at once (wasm-demo/src/gpu_session.rs, fastmsm_gpu::msm::precompile). A click then finds them
+// ready, or waits only for the rest of the same preparation. With no calibration kept ('auto' on a
+// first visit) the MSM runs on the named profile of this kind of adapter, unmeasured, and this
+// GPU is calibrated after the run, in a session of its own, for the next visit. The result's
+// `first_use` says when the preparation was ready after the page opened and how long after the
+// click the first MSM started.
+import { calibrateForNextVisit, calibrationRunning, prepareCurve, webgpuAdapter, widgetGpuSession } from '../core/gpu.js';
 import { msText } from '../core/render.js';
 import { CURVES, SEED } from '../core/seeded.js';
 import { median, round } from '../core/stats.js';
@@ -57,6 +67,10 @@ export const controls = [
 // own test covers calibration.
 export const quick = { curve: [...CURVES], n: ['2^8', '1000'], repetitions: 1, limbs: 'auto', window: 0, cpu_check: 16, profile: 'swiftshader', warmup_s: 0 };
 export const autorun = false;
+/** The controls whose change starts another preparation (they change what is compiled). */
+export const prepareOn = ['curve', 'limbs', 'profile', 'limits', 'kernels'];
+/** Seconds a preparation may take before it is reported as failed (SwiftShader compiles the BLS12 kernels in minutes on a slow CPU). */
+const PREPARE_LIMIT_S = 600;
 
 /** n from "2^k", "65536" or a number; throws a message naming what is wrong. */
 export function parseN(v) {
@@ -77,12 +91,19 @@ const HOW = {
   named: 'named',
   fallback: 'FALLBACK to the safe portable profile',
 };
+const UNMEASURED = 'the named profile of this kind of adapter, not measured (no calibration of this GPU is kept in this browser yet)';
 
 function noWebGPU(why) {
   return { suite: 'gpu-msm', device: { name: 'no WebGPU adapter', backend: 'none' }, results: [], verified: false, unavailable: `no WebGPU (${why})` };
 }
 
-/** The task's settings from the form (or a benchmark job's params), each checked. */
+/** Epoch milliseconds now (comparable between the page and its worker). */
+const epochMs = () => performance.timeOrigin + performance.now();
+
+/** What the page adds to the form's values: when it opened and when Run was pressed. */
+export function fromPage(params) {
+  return { ...params, page_open_epoch_ms: performance.timeOrigin, click_epoch_ms: epochMs() };
+}
 function settings(params) {
   const curves = params.curve === 'all' ? CURVES : [params.curve].flat();
   for (const c of curves) if (!CURVES.includes(c)) throw new Error(`unknown curve ${c}`);
@@ -104,10 +125,81 @@ function settings(params) {
     profile: params.profile ?? 'auto',
     kernels: params.kernels ?? 'auto',
     limits: params.limits === 'default' ? 'default' : 'adapter',
+    // Benchmark jobs: 'sequential' times wgpu's own one-by-one pipeline creation against the
+    // default, every stage compiled at once first ('parallel').
+    pipelines: params.pipelines === 'sequential' ? 'sequential' : 'parallel',
+    pageOpen: Number.isFinite(params.page_open_epoch_ms) ? params.page_open_epoch_ms : null,
+    click: Number.isFinite(params.click_epoch_ms) ? params.click_epoch_ms : null,
     // GPUs idle at a fraction of their clock and take a second of steady work to raise it; without
     // this the page times the clock ramp (as native benchmarks would without their warm-up).
     warmupS: Math.min(10, Math.max(0, Number(params.warmup_s ?? 1))),
   };
+}
+
+/**
+ * @typedef {{ key: string, promise: Promise<{ profile: any, compiled: any }>, started: number, ready: number | null,
+ *   reported: boolean, listeners: Set<(fraction: number, text: string) => void> }} Preparation
+ */
+/** Preparations by settings and curve: each made once, kept with the worker's sessions. @type {Map<string, Preparation>} */
+const preparations = new Map();
+
+const sessionSettings = (o) => ({ profile: o.profile, form: o.kernels, limits: o.limits, pipelines: o.pipelines });
+
+/**
+ * The preparation of `curve` under settings `o` (device, profile, the pipelines at `o.limbs`):
+ * started on first request, shared by every later one, and dropped when it fails so that the
+ * next request tries again. A preparation that takes longer than PREPARE_LIMIT_S fails with
+ * that reason. 'recalibrate' sessions are made per run and never prepared ahead.
+ * @returns {Preparation}
+ */
+function preparation(session, o, curve) {
+  const key = `${o.profile}|${o.kernels}|${o.limits}|${o.pipelines}|${curve}|${o.limbs}`;
+  const kept = o.profile === 'recalibrate' ? undefined : preparations.get(key);
+  if (kept) return kept;
+  /** @type {Preparation} */
+  const p = { key, promise: Promise.resolve(/** @type {any} */ (null)), started: epochMs(), ready: null, reported: false, listeners: new Set() };
+  const tell = (f, text) => p.listeners.forEach((l) => l(f, text));
+  const work = (async () => {
+    tell(0, 'opening the GPU device');
+    const profile = await prepareCurve(session, curve, (f, text) => tell(0.9 * f, text));
+    tell(0.9, 'compiling the pipelines at the chosen limb width');
+    const compiled = await session.compile(curve, o.limbs);
+    p.ready = epochMs();
+    return { profile, compiled };
+  })();
+  let timer;
+  const limit = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`preparing the GPU for ${curve} did not finish in ${PREPARE_LIMIT_S} s `
+      + '(opening the device, setting the profile and compiling the pipelines): the GPU or its driver may be stuck; reload the page to try again')),
+    PREPARE_LIMIT_S * 1e3);
+  });
+  p.promise = Promise.race([work, limit]).finally(() => clearTimeout(timer));
+  p.promise.catch(() => { if (preparations.get(key) === p) preparations.delete(key); });
+  if (o.profile !== 'recalibrate') preparations.set(key, p);
+  return p;
+}
+
+/**
+ * Prepares the GPU for the form's (first) curve before any run: called by the page when it opens
+ * and when a setting in `prepareOn` changes. Resolves to what the page shows.
+ * @param {import('../core/types.js').Wasm} wasm
+ */
+export async function prepare(wasm, params, progress) {
+  if (!navigator.gpu || !(await webgpuAdapter())) return { skipped: 'no WebGPU here' };
+  const o = settings({ n: 1, ...params }); // n does not change what is prepared
+  if (o.profile === 'recalibrate') return { skipped: 'the calibration runs when you press Run' };
+  const [curve] = o.curves;
+  const session = await widgetGpuSession(wasm, sessionSettings(o));
+  const p = preparation(session, o, curve);
+  const listen = (f, text) => progress(f, text);
+  p.listeners.add(listen);
+  try {
+    const { profile } = await p.promise;
+    return { curve, ready_ms: o.pageOpen === null ? null : round(p.ready - o.pageOpen, 1), seconds: round((p.ready - p.started) / 1e3, 2),
+      origin: profile.origin, summary: profile.summary };
+  } finally {
+    p.listeners.delete(listen);
+  }
 }
 
 /** @param {import('../core/types.js').Wasm} wasm */
@@ -116,10 +208,22 @@ export async function task(wasm, params, progress) {
   const browserAdapter = await webgpuAdapter();
   if (!browserAdapter) return noWebGPU('the browser offers no adapter');
   const o = settings(params);
+  o.click ??= epochMs(); // a task not started by a click (tests, benchmark jobs): from its start
+  if (calibrationRunning()) {
+    progress(0, 'Waiting for the calibration of this GPU that runs for your next visit…');
+    await calibrationRunning();
+  }
   progress(0, 'Opening the GPU device…');
-  const session = await widgetGpuSession(wasm, { profile: o.profile, form: o.kernels, limits: o.limits });
+  const session = await widgetGpuSession(wasm, sessionSettings(o));
   try {
-    return await runAll(wasm, session, browserAdapter.info ?? {}, o, progress);
+    const result = await runAll(wasm, session, browserAdapter.info ?? {}, o, progress);
+    // No calibration kept yet: this run planned with the adapter's named profile; measure this GPU
+    // now, in a session of its own, for the next visit (the open sessions keep their profile).
+    if (o.profile === 'auto' && result.profile?.origin === 'named') {
+      calibrateForNextVisit(wasm, o.curves[0], { form: o.kernels, limits: o.limits });
+      result.profile.calibration = 'running now for the next visit';
+    }
+    return result;
   } finally {
     if (o.profile === 'recalibrate') session.free(); // a session of its own (core/gpu.js)
   }
@@ -130,23 +234,40 @@ async function runAll(wasm, session, info, o, progress) {
   const adapter = await session.adapter();
   const results = [];
   let profile = null;
+  /** @type {any} */
+  let firstUse = null;
   const plan = o.curves.flatMap((curve) => o.ns.map((n) => ({ curve, n })));
   for (const [pi, { curve, n }] of plan.entries()) {
     const say = (f, text) => progress((pi + f) / plan.length, `${curve}, n = ${nText(n)}: ${text}`);
+    // The preparation runs while the input is drawn (it may have started at page open).
+    const prep = preparation(session, o, curve);
+    const listen = (f, text) => say(0.15 + 0.15 * f, `preparing the GPU: ${text}`);
+    prep.listeners.add(listen);
     say(0, 'drawing the input');
     const input = new wasm.GpuMsmInput(curve, n, o.seed, (f, text) => say(0.15 * f, text));
     try {
+      const readyAtClick = prep.ready !== null && prep.ready <= o.click;
       say(0.15, 'device profile and pipelines (once per curve)');
-      profile = await prepareCurve(session, curve, (f, text) => say(0.15 + 0.15 * f, text));
-      say(0.3, 'compiling the pipelines (once per curve, limb width and product form)');
-      const compiled = await session.compile(curve, o.limbs);
+      const prepared = await prep.promise.finally(() => prep.listeners.delete(listen));
+      // The compile and profile times are reported by the first run that uses them (null after).
+      const first = !prep.reported;
+      prep.reported = true;
+      profile = first ? prepared.profile : { ...prepared.profile, seconds: null };
+      const compiled = first ? prepared.compiled : { ...prepared.compiled, compile_seconds: null };
+      firstUse ??= { curve, pipelines: o.pipelines, prepared_before_click: readyAtClick,
+        preparation_ms: round(prep.ready - prep.started, 1),
+        page_open_to_ready_ms: o.pageOpen === null ? null : round(prep.ready - o.pageOpen, 1),
+        msm_start: null };
       // Test hook (end-to-end suite): lose the device here, as a crash of the GPU process would.
       if (self.fastmsmTest?.loseDeviceOnce) { self.fastmsmTest.loseDeviceOnce = false; await session.lose_device(); }
       const timed = [];
       for (const [ui, upload] of o.uploads.entries()) {
         const part = (f) => 0.3 + 0.4 * ((ui + f) / o.uploads.length);
         const via = o.uploads.length > 1 ? ` (upload: ${upload})` : '';
-        const gpu = () => session.run(input, o.limbs, o.window, upload, o.waitAfterUpload, o.batch);
+        const gpu = () => {
+          firstUse.msm_start ??= epochMs();
+          return session.run(input, o.limbs, o.window, upload, o.waitAfterUpload, o.batch);
+        };
         let warmupRuns = 0;
         for (const until = performance.now() + o.warmupS * 1e3; performance.now() < until; warmupRuns++) {
           say(part(0), `warming the GPU up (${warmupRuns + 1})${via}`);
@@ -170,11 +291,20 @@ async function runAll(wasm, session, info, o, progress) {
       for (const { runs, upload, warmupRuns, timedEpochMs } of timed) {
         results.push(row({ curve, n, upload, runs, warmupRuns, timedEpochMs, compiled, profile, logs, ark }, o));
       }
+    } catch (e) {
+      // The session may have dropped its device and pipelines (a lost device): the next run
+      // prepares again rather than count on what this preparation made.
+      if (preparations.get(prep.key) === prep) preparations.delete(prep.key);
+      throw e;
     } finally {
       input.free();
     }
   }
   progress(1, 'Done');
+  // The first use, as a reader meets it: when the GPU was ready after the page opened, and how
+  // long after the click the first MSM started (the wait the preparation shortens).
+  const { msm_start: msmStart, ...firstUseKept } = firstUse ?? {};
+  const firstUseReport = firstUse && { ...firstUseKept, click_to_msm_start_ms: msmStart === null ? null : round(msmStart - o.click, 1) };
   const name = adapter.name || [info.vendor, info.architecture, info.device, info.description].filter(Boolean).join(' ')
     || 'unnamed WebGPU adapter';
   return {
@@ -183,7 +313,8 @@ async function runAll(wasm, session, info, o, progress) {
     adapter: { timestamp_query: adapter.timestamp_query, limits: adapter.limits },
     params: { repetitions: o.repetitions, limbs: o.limbs || 'auto', window: o.window || 'automatic', arkworks_check_up_to: 2 ** o.cpuCheck,
       seed: o.seed, profile: o.profile, kernels: o.kernels, limits: o.limits, warmup_s: o.warmupS, upload: o.uploads, wait_after_upload: o.waitAfterUpload,
-      batch: o.batch || 'plan' },
+      batch: o.batch || 'plan', pipelines: o.pipelines },
+    first_use: firstUseReport,
     profile: profile && { origin: profile.origin, summary: profile.summary, seconds: profile.seconds, ...JSON.parse(profile.profile) },
     results,
     verified: results.length > 0 && results.every((r) => r.verified),
@@ -267,11 +398,16 @@ export function view(result) {
   const label = (r) => `${r.params.curve}, n = ${nText(r.params.n)}` + (r.params.upload && r.params.upload !== 'auto' ? ` (${r.params.upload})` : '');
   const timing = [...new Set(rows.map((r) => TIMING[r.params.timing] ?? r.params.timing))].join('; ');
   const p = result.profile;
-  const profileText = p ? `Device profile: ${HOW[p.origin] ?? p.origin}`
+  const how = p && (result.params.profile === 'auto' && p.origin === 'named' ? UNMEASURED : HOW[p.origin] ?? p.origin);
+  const profileText = p ? `Device profile: ${how}`
     + (p.origin === 'calibrated' && p.seconds !== null ? ` (${ms(p.seconds * 1e3)} ms, compiling included)` : '')
-    + ` — ${p.summary}. ` : '';
+    + ` — ${p.summary}. ` + (p.calibration ? `Calibration of this GPU: ${p.calibration}. ` : '') : '';
+  const f = result.first_use;
+  const firstUseText = f ? `First use (${f.curve}): the GPU was prepared in ${ms(f.preparation_ms)} ms`
+    + (f.page_open_to_ready_ms === null ? '' : `, ready ${ms(f.page_open_to_ready_ms)} ms after the page opened`)
+    + `, ${f.prepared_before_click ? 'before' : 'not yet ready at'} the click; the first MSM started ${ms(f.click_to_msm_start_ms)} ms after it. ` : '';
   return {
-    message: profileText + `Each run is timed from the packed input in memory to the affine result (upload, every stage, readback, Horner on the CPU). Stage times: ${timing}. `
+    message: profileText + firstUseText + `Each run is timed from the packed input in memory to the affine result (upload, every stage, readback, Horner on the CPU). Stage times: ${timing}. `
       + 'Verification, on the CPU in the same WebAssembly: every result must equal (Σ kᵢ·aᵢ)·G, computed from the known discrete logarithms aᵢ of the input points (exact, at any n), '
       + `and arkworks' MSM on the same input for n up to ${nText(result.params.arkworks_check_up_to)}.`,
     tables: [

@@ -55,6 +55,9 @@ pub struct CalibrationOptions<'a> {
     /// kernel size it lacks for this curve is measured, at the width it picks (nothing, if it
     /// has it).
     pub start_from: Option<DeviceProfile>,
+    /// In a browser, whether the MSMs it compiles are compiled in parallel first
+    /// ([`crate::msm::GpuMsmBuilder::precompile`]; default true).
+    pub precompile: bool,
 }
 
 impl Default for CalibrationOptions<'_> {
@@ -64,6 +67,7 @@ impl Default for CalibrationOptions<'_> {
             clock: crate::clock::seconds,
             progress: None,
             start_from: None,
+            precompile: true,
         }
     }
 }
@@ -433,6 +437,7 @@ pub async fn calibrate(
         GpuMsm::builder(curve)
             .limb_bits(limb_bits)
             .profile(ProfileChoice::Given(profile.clone()))
+            .precompile(options.precompile)
             .build(ctx)
             .await
     };

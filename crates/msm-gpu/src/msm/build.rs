@@ -68,6 +68,7 @@ pub struct GpuMsmBuilder<'a> {
     form: Option<KernelForm>,
     profile: ProfileChoice,
     progress: Option<Progress<'a>>,
+    precompile: bool,
     /// Forms no device profile selects (cargo feature `experiments`).
     #[cfg(feature = "experiments")]
     pub(crate) experiment: crate::experiments::Experiment<'a>,
@@ -99,6 +100,7 @@ impl GpuMsm {
             form: None,
             profile: ProfileChoice::Auto,
             progress: None,
+            precompile: true,
             #[cfg(feature = "experiments")]
             experiment: Default::default(),
         }
@@ -129,6 +131,16 @@ impl<'a> GpuMsmBuilder<'a> {
     /// first run where no driver cache holds the pipelines).
     pub fn progress(mut self, progress: Progress<'a>) -> Self {
         self.progress = Some(progress);
+        self
+    }
+
+    /// In a browser, whether every stage's pipeline is first compiled asynchronously and in
+    /// parallel (`createComputePipelineAsync`, [`super::precompile`]) before wgpu creates it
+    /// synchronously (default true). False creates them one after another, as wgpu alone does:
+    /// the reference the E2E suite times the parallel path against. Natively the pipelines are
+    /// always created on threads of their own, and this changes nothing.
+    pub fn precompile(mut self, on: bool) -> Self {
+        self.precompile = on;
         self
     }
 
@@ -170,6 +182,18 @@ impl<'a> GpuMsmBuilder<'a> {
                 form.name()
             ),
         );
+        // The raw pipelines stay alive until wgpu's are made (Dawn's cache holds only live
+        // ones). A failure here is left for wgpu's own request to report.
+        #[cfg(target_arch = "wasm32")]
+        let _kept = if self.precompile {
+            let kept = super::precompile::precompile(ctx, &source, &stages).await;
+            if let Some(Ok(done)) = &kept {
+                report(0.5, &format!("{}; creating them in wgpu", done.summary()));
+            }
+            kept
+        } else {
+            None
+        };
         let pipelines = compile(ctx, &source, &stages)
             .await
             .map_err(|e| GpuError::Validation(format!("MSM shaders for {}: {e}", curve.name())))?;

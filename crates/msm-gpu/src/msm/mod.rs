@@ -23,6 +23,8 @@ pub mod inspect;
 pub mod loops;
 pub mod plan;
 mod points;
+#[cfg(target_arch = "wasm32")]
+mod precompile;
 mod precompute;
 mod resident;
 mod run;
