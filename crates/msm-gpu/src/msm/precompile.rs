@@ -15,6 +15,7 @@
 //! the error, in the same words as without this step.
 
 use js_sys::{Array, Function, Object, Promise, Reflect};
+use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 
 use super::Stage;
@@ -96,9 +97,14 @@ async fn compile_all(
     stages: &[Stage],
 ) -> Result<Precompiled, String> {
     let start = crate::clock::seconds();
-    // Each pipeline with the time it arrived, in the clock's seconds (a JS function: it may run
-    // after this future has ended, where another stage failed first).
-    let arrived = Function::new_with_args("p", "return [p, Date.now() / 1e3]");
+    // Each pipeline with the time it arrived, in the clock's seconds. A callback JS owns (freed
+    // after its one call), since it may run after this future has ended where another stage
+    // failed first; no code built from text, which a page's content policy may forbid.
+    let arrived = || {
+        Closure::once_into_js(|p: JsValue| -> JsValue {
+            Array::of2(&p, &crate::clock::seconds().into()).into()
+        })
+    };
     let started = (|| -> Result<Promise, JsValue> {
         let module = call(
             device,
@@ -133,7 +139,7 @@ async fn compile_all(
                 ("compute", compute),
             ])?;
             let promise = call(device, "createComputePipelineAsync", &descriptor)?;
-            pending.push(&call(&promise, "then", &arrived)?);
+            pending.push(&call(&promise, "then", &arrived())?);
         }
         Ok(Promise::all(&pending))
     })();
