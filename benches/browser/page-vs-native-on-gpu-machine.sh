@@ -6,10 +6,11 @@
 #     opens, Run pressed once the widget has prepared, and as the page opens with wgpu's one-by-one
 #     pipeline creation (`pipelines: sequential`), for the three pairing curves.
 #   PART speed: the page's MSM at 2^16..2^20 with the upload paths of gpu-msm-page-jobs.json.
-#   OUT=DIR DATE=… bash benches/browser/page-vs-native-on-gpu-machine.sh first|speed
+#   PART all: both, beside one native run, into one file (about 5 minutes).
+#   OUT=DIR DATE=… bash benches/browser/page-vs-native-on-gpu-machine.sh first|speed|all
 # writes OUT/<part>.json (gpu-msm-json.py: browser rows beside native ones) and the raw runs.
 set -eu
-part=${1:?first or speed}
+part=${1:?first, speed or all}
 OUT=${OUT:-/tmp/out}
 mkdir -p "$OUT"
 for f in .gl/*.deb; do dpkg -x "$f" /; done; ldconfig
@@ -17,24 +18,28 @@ stamp=(--commit "$(cat .bin/COMMIT)" --date "${DATE:-$(date -u +%Y-%m-%dT%H:%M:%
 VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json .bin/msm_bench \
   --curves bn254,bls12-377,bls12-381 --log-n 16,18,20 --limb-bits 15 --reps 7 "${stamp[@]}" \
   --out "$OUT/native-$part.json" > "$OUT/native-$part.log" 2>&1
-if [ "$part" = first ]; then
-  all=$OUT/first-runs; mkdir -p "$all"
+all=$OUT/$part-runs; mkdir -p "$all"
+# One run of gpu-msm-on-gpu-machine.sh in a fresh browser profile, its rows added to $all.
+page() {
+  local name=$1 jobs=$2 limit=$3
+  FRESH=1 OUT="$all/$name" BENCH_T=$limit JOBS="$jobs" bash benches/browser/gpu-msm-on-gpu-machine.sh \
+    > "$all/$name.log" 2>&1 || echo "$name: exit $?" >&2
+  for f in result.jsonl error.jsonl clocks.txt; do
+    cat "$all/$name/$f" >> "$all/$f" 2>/dev/null || true
+  done
+  [ -f "$all/env.txt" ] || cp "$all/$name/env.txt" "$all/" 2>/dev/null || true
+  rm -f "$all/$name/chrome.log"
+}
+if [ "$part" != speed ]; then
   for curve in bn254 bls12-377 bls12-381; do
     for case in at-once after-prepare sequential; do
       click=$case pipelines=parallel
       [ "$case" = sequential ] && click=at-once pipelines=sequential
-      job='[{"curve":"'$curve'","n":"2^16","repetitions":3,"cpu_check":0,"profile":"auto","first_click":"'$click'","pipelines":"'$pipelines'"}]'
-      FRESH=1 OUT="$all/$curve-$case" BENCH_T=150 JOBS="$job" bash benches/browser/gpu-msm-on-gpu-machine.sh \
-        > "$all/$curve-$case.log" 2>&1 || echo "first use $curve $case: exit $?" >&2
-      cat "$all/$curve-$case"/result.jsonl >> "$all/result.jsonl" 2>/dev/null || true
-      cat "$all/$curve-$case"/error.jsonl >> "$all/error.jsonl" 2>/dev/null || true
-      cat "$all/$curve-$case"/clocks.txt >> "$all/clocks.txt" 2>/dev/null || true
-      [ -f "$all/env.txt" ] || cp "$all/$curve-$case/env.txt" "$all/" 2>/dev/null || true
+      page "$curve-$case" '[{"curve":"'$curve'","n":"2^16","repetitions":3,"cpu_check":0,"profile":"auto","first_click":"'$click'","pipelines":"'$pipelines'"}]' 150
     done
   done
-  python3 benches/browser/gpu-msm-json.py "$all" "$OUT/native-first.json" "$OUT/first.json"
-else
-  FRESH=1 OUT="$OUT/speed-runs" BENCH_T=420 JOBS="$(cat benches/browser/gpu-msm-page-jobs.json)" \
-    bash benches/browser/gpu-msm-on-gpu-machine.sh > "$OUT/speed-runs.log" 2>&1 || echo "page: exit $?" >&2
-  python3 benches/browser/gpu-msm-json.py "$OUT/speed-runs" "$OUT/native-speed.json" "$OUT/speed.json"
 fi
+if [ "$part" != first ]; then
+  page speed "$(cat benches/browser/gpu-msm-page-jobs.json)" 420
+fi
+python3 benches/browser/gpu-msm-json.py "$all" "$OUT/native-$part.json" "$OUT/$part.json"
