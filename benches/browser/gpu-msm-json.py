@@ -7,8 +7,16 @@ usage: gpu-msm-json.py OUT_DIR NATIVE_JSON RESULT_JSON
 """
 import datetime
 import json
+import os
 import statistics
 import sys
+
+FIRST_USE = (' Rows ending in /first-click=…: each in a browser profile of its own, new, the widget\'s '
+             'preparation started as the page opened (device, profile, pipelines), Run pressed at once '
+             '(at-once) or once the preparation was done (after-prepare); first_use holds page_open_to_ready_ms '
+             'and click_to_msm_start_ms, and /pipelines=sequential marks wgpu\'s one-by-one pipeline creation '
+             'instead of every stage compiled at once first. Profile auto in a new profile: the adapter\'s '
+             'named profile, unmeasured.')
 
 out, native_path, dest = sys.argv[1:4]
 runs = [json.loads(line) for line in open(f'{out}/result.jsonl') if line.strip()]
@@ -78,11 +86,15 @@ doc = {
                 'them, so the GPU never idles between them for more than the host part of one run; the SM clock '
                 'is sampled every 100 ms by nvidia-smi (gpu_clock_mhz: all samples of the call; '
                 'gpu_clock_mhz_while_timed: those between the start of the first timed run and the end of the '
-                'last). native: msm_bench in the same call on the same GPU at the same limb width.',
+                'last). native: msm_bench in the same call on the same GPU at the same limb width.'
+                + (FIRST_USE if any('/first-click=' in r['name'] for r in rows) else ''),
     'device': {'name': native['device']['name'], 'driver': native['device'].get('driver'), 'browser': browser},
     'gpu_clock_mhz': {'samples': len(clocks), 'min': min((c for _, c in clocks), default=None),
                       'max': max((c for _, c in clocks), default=None)},
-    'commit': native.get('commit'), 'date': native.get('date'),
+    # The page's build (its build-info.json, PAGE_COMMIT) beside the native binary's.
+    'commit': f"page {os.environ['PAGE_COMMIT']}, native {native.get('commit')}" if os.environ.get('PAGE_COMMIT')
+              else native.get('commit'),
+    'date': native.get('date'),
     # Native rows beside the browser's, named native/<msm_bench's name>.
     'results': rows + [{**r, 'name': f"native/{r['name']}", 'side': 'native'} for r in native['results']],
     'errors': errors,

@@ -42,4 +42,5 @@ fi
 if [ "$part" != first ]; then
   page speed "$(cat benches/browser/gpu-msm-page-jobs.json)" 420
 fi
-python3 benches/browser/gpu-msm-json.py "$all" "$OUT/native-$part.json" "$OUT/$part.json"
+PAGE_COMMIT=$(python3 -c "import json; print(json.load(open('.site/generated/build-info.json'))['commit'])" 2>/dev/null || true) \
+  python3 benches/browser/gpu-msm-json.py "$all" "$OUT/native-$part.json" "$OUT/$part.json"
