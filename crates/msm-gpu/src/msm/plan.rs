@@ -269,9 +269,9 @@ impl Plan {
         // batches did best (the page on the H100 at 2^20, BN254: 29.1 ms in quarters, 32.6 with
         // an eighth first, 40.4 in one batch; BLS12-377 80.3, 77.4 and 96.3 ms).
         let page = cfg!(target_arch = "wasm32");
-        let many_from = if page { 1 } else { 4 };
         let many_batches =
-            default_split && profile.two_batches_from.is_some_and(|f| n >= many_from * f);
+            default_split && (page || profile.two_batches_from.is_some_and(|f| n >= 4 * f));
+        // The first batch: an eighth natively, a quarter in a page (the rest then in three).
         let first_batch = if many_batches && !page {
             Some(n / 8 / 64 * 64)
         } else if default_split {

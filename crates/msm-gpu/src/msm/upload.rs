@@ -11,20 +11,12 @@
 //!
 //! In a page the kept buffer still leaves three copies in a row: the page's into the shared
 //! memory, the GPU process's out of it into the buffer at unmap, and the GPU's DMA, each of the
-//! whole input before the first pass. On the H100 at 2^20 (BN254, 100 MB; benches/results/
-//! gpu-msm-browser-first-use-chromium-153-nvidia-h100-80gb-hbm3.json) the first took 15.4 ms and
-//! the other two about 17 ms (the wait for the result less the GPU's stages: 35.7 − 18.6);
-//! BLS12-377 (134 MB): 18.7 ms and about 22 ms. [`UploadPath::Pipelined`] sends the input in
-//! pieces through a ring of kept buffers, so that the page fills piece k + 1 while the GPU
-//! process copies piece k and the GPU reads it: the three overlap, and the input is on the GPU
-//! about one piece's copy (17 ms / 12 pieces of 8 MiB, 1.4 ms) after the page's own copy ends.
-//! Expected: about 15 ms less at 2^20 for BN254 (53 → 38 ms) and 20 ms for BLS12-377 (106 → 86
-//! ms) in one batch. The plan's two batches (a quarter, then the rest: they pay only where the
-//! upload overlaps the GPU's work, [`UploadPath::overlaps`]) also run the GPU's stages on the
-//! quarter during the page's copy of the rest, as natively: with the kept buffer alone, four
-//! batches already took BN254 from 57 to 48 ms and BLS12-377 from 115 to 82 ms on the H100
-//! (gpu-msm-browser-upload-chromium-153-nvidia-h100-80gb-hbm3.json), so with the pieces about
-//! 32 ms and 75 ms are expected: 1.35× and 1.1× native at the same width.
+//! whole input before the first pass. [`UploadPath::Pipelined`], the page's default, sends the
+//! input in pieces through a ring of kept buffers, so that the page fills piece k + 1 while the
+//! GPU process copies piece k and the GPU reads it: the three overlap, and only the last piece's
+//! copies follow the page's own. With the plan's batches (four in a page, [`super::Plan`]) they
+//! also overlap the GPU's work on the batch before. The book's ledger ("Pieces through a ring,
+//! and four batches") has what was expected and what the H100 gave.
 
 use super::trace::Trace;
 use crate::{GpuContext, GpuError};

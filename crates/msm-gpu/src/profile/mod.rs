@@ -82,9 +82,11 @@ pub struct DeviceProfile {
     /// Fewest buckets per reduction segment for the 64-bit budget to apply
     /// ([`crate::msm::reduction_segments`]).
     pub min_segment_buckets: u32,
-    /// From this many points the default is two batches, a quarter and then the rest, so the
-    /// host's copy of the rest overlaps the GPU's work on the quarter (`None`: never); natively,
-    /// and in a page with the pipelined upload ([`crate::msm::UploadPath::Pipelined`]).
+    /// From this many points the input goes in batches by default, so that the host's copy of
+    /// one overlaps the GPU's work on the one before (`None`: never). Natively two, a quarter and
+    /// then the rest (an eighth and three more from four times this size); in a page with the
+    /// pipelined upload ([`crate::msm::UploadPath::Pipelined`]), whose copy is slower, four equal
+    /// ones ([`crate::msm::Plan`]).
     pub two_batches_from: Option<usize>,
     /// Bounds on the default SMVP chunk K (entries per invocation).
     pub chunk_range: (u32, u32),
