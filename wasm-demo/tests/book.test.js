@@ -425,6 +425,12 @@ describe('gpu-msm widget', () => {
     const root = page.locator('.fastmsm-widget[data-widget="gpu-msm"]');
     assert.match(await root.locator('.fm-status').textContent(), /^Not run: no WebGPU/);
     assert.match(await root.locator('.fm-message').textContent(), /cannot run on your GPU here/);
+    // Bringing the widget into view after its run changes nothing on it: the status line keeps
+    // the run's reason (no preparation starts once a run has), so the link holds still.
+    await root.scrollIntoViewIfNeeded();
+    await page.waitForTimeout(500); // past the observer's callback and a few status ticks
+    assert.match(await root.locator('.fm-status').textContent(), /^Not run: no WebGPU/, 'the run\'s status stays');
+    assert.equal(await root.getAttribute('data-prepared'), null, 'nothing was prepared after the run');
     const link = root.locator('.fm-message a');
     await link.click();
     await page.waitForURL(/batch-affine\.html#count-it-yourself$/);

@@ -78,7 +78,8 @@ function prepareWidget(widget, params, status) {
 /**
  * A widget on this page: its element, module, last result and run.
  * @typedef {{ root: HTMLElement, name: string, module: import('./types.js').Widget, lastResult: any,
- *   run: (params: any) => Promise<any>, preparing?: object | null, latestPreparation?: object }} Hydrated
+ *   started: boolean, run: (params: any) => Promise<any>, preparing?: object | null,
+ *   latestPreparation?: object }} Hydrated
  */
 /** @type {Hydrated[]} */
 const widgets = [];
@@ -159,7 +160,7 @@ async function hydrate(root) {
   root.querySelector('.fm-progress-row').append(progress, status);
 
   /** @type {Hydrated} */
-  const widget = { root, name, module, lastResult: null, run: async () => {} };
+  const widget = { root, name, module, lastResult: null, started: false, run: async () => {} };
   const exportAs = async (text) => {
     exported.value = text;
     exported.hidden = false;
@@ -170,6 +171,7 @@ async function hydrate(root) {
   copyJson.onclick = () => exportAs(JSON.stringify(widget.lastResult, null, 2));
 
   widget.run = async (params) => {
+    widget.started = true; // no first-sight preparation after this (see `near` below)
     widget.preparing = null; // the run owns the status line from now on
     root.dataset.state = 'running';
     button.disabled = true;
@@ -213,10 +215,14 @@ async function hydrate(root) {
     form.addEventListener('change', (event) => {
       if ((module.prepareOn ?? []).includes(/** @type {any} */ (event.target)?.name)) prepareNow();
     });
+    // Not after a run has started: the run prepares what it needs itself, and its status line
+    // (a result, or why it cannot run here) must stay as the run left it when the reader scrolls
+    // to it. (A preparation started by that scroll once replaced "Not run: no WebGPU" with
+    // "Preparing…" under the reader's eyes and moved the line below it.)
     const near = new IntersectionObserver((seen) => {
       if (!seen.some((e) => e.isIntersecting)) return;
       near.disconnect();
-      if (!widget.latestPreparation) prepareNow();
+      if (!widget.latestPreparation && !widget.started) prepareNow();
     }, { rootMargin: '100% 0px' });
     near.observe(root);
   }
