@@ -16,19 +16,40 @@ WASM_BINDGEN=$(awk '/^name = "wasm-bindgen"$/ {getline; gsub(/version = |"/, "")
 log() { printf '[setup] %s\n' "$*"; }
 as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
 
+# The book's tools are compiled from crates.io (no registry this project can reach ships them
+# prebuilt). Compiling them was most of a fresh machine's set-up, so:
+#  - one target directory for all of them ($TOOLS/target), so that the dependencies they share
+#    (clap, serde, pulldown-cmark, …) compile once, and a later version bump recompiles only
+#    what changed;
+#  - a quicker profile than each tool's own release one (no LTO, opt-level 2, many codegen
+#    units): these tools run for seconds per build;
+#  - each tool's own lock file (`--locked`), or ours in .ci/locks/ where the published one no
+#    longer resolves (wasm-bindgen-cli 0.2.130 pins webpki-roots 1.0.11, which the registry no
+#    longer serves: ours is the published lock with webpki-roots at 1.0.10), so that every
+#    install resolves once and the same way on every machine.
+TOOLS=${CARGO_HOME:-$HOME/.cargo}/fastmsm-tools
+tool_build_env=(env CARGO_PROFILE_RELEASE_LTO=false CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16
+    CARGO_PROFILE_RELEASE_OPT_LEVEL=2 CARGO_PROFILE_RELEASE_DEBUG=false)
+
 # cargo_tool BINARY CRATE VERSION: install CRATE@VERSION unless BINARY --version already reports it.
 cargo_tool() {
     if "$1" --version 2>/dev/null | grep -qF "$3"; then return; fi
-    log "cargo install $2@$3"
-    # --locked reproduces the tool's own lock file; if the registry no longer has one of its pinned
-    # dependencies (seen: webpki-roots 1.0.11 for wasm-bindgen-cli), resolve afresh rather than fail.
-    # A quicker build than each tool's own release profile (no LTO, opt-level 2, many codegen
-    # units): these tools run for seconds per build, and compiling them was most of a fresh
-    # machine's set-up.
-    local fast=(env CARGO_PROFILE_RELEASE_LTO=false CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16
-        CARGO_PROFILE_RELEASE_OPT_LEVEL=2 CARGO_PROFILE_RELEASE_DEBUG=false)
-    "${fast[@]}" cargo install --locked "$2" --version "=$3" ||
-        { log "locked install of $2 failed; retrying with fresh dependency resolution"; "${fast[@]}" cargo install "$2" --version "=$3"; }
+    local lock=.ci/locks/$2-$3.Cargo.lock
+    if [ -f "$lock" ]; then
+        # The crate's source with our lock file beside its manifest, installed from that path.
+        local src=$TOOLS/src/$2-$3
+        if [ ! -f "$src/Cargo.toml" ]; then
+            log "fetching $2@$3 from crates.io"
+            mkdir -p "$TOOLS/src"
+            curl -sSfL "https://static.crates.io/crates/$2/$2-$3.crate" | tar xz -C "$TOOLS/src"
+        fi
+        cp "$lock" "$src/Cargo.lock"
+        log "cargo install --path $2@$3 (lock file $lock)"
+        "${tool_build_env[@]}" cargo install --locked --path "$src" --target-dir "$TOOLS/target"
+    else
+        log "cargo install $2@$3"
+        "${tool_build_env[@]}" cargo install --locked "$2" --version "=$3" --target-dir "$TOOLS/target"
+    fi
 }
 
 if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
