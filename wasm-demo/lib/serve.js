@@ -24,16 +24,48 @@ export const ISOLATION_HEADERS = {
   'cross-origin-embedder-policy': 'require-corp',
 };
 
+// For drivers that report no page events (Firefox over Marionette, lib/firefox.js): a script run
+// first in every HTML page, which keeps the page's uncaught errors, unhandled rejections and
+// console.error calls in `window.fastmsmProblems`.
+const PROBLEM_RECORDER = `<script>(() => {
+  const problems = window.fastmsmProblems = [];
+  const text = (x) => (x instanceof Error ? x.message : String(x));
+  addEventListener('error', (e) => {
+    const from = e.target !== window && (e.target?.src || e.target?.href);
+    problems.push(from ? \`request failed: \${from}\` : \`page error: \${e.message}\`);
+  }, true);
+  addEventListener('unhandledrejection', (e) => problems.push(\`page error: \${text(e.reason)}\`));
+  const error = console.error.bind(console);
+  console.error = (...args) => { problems.push(\`console error: \${args.map(text).join(' ')}\`); error(...args); };
+})();</script>`;
+const CSP_REPORT = '__csp-report';
+
 /**
  * Serves `root` under `prefix` on 127.0.0.1, and each folder of `mounts` (`{ 'sub/path/': folder }`)
- * under `prefix` + its sub-path; resolves to { url, close }.
+ * under `prefix` + its sub-path; resolves to { url, close }. With `record`, the handle also keeps
+ * what the server sees go wrong in `problems` (each response with an HTTP error, each request a
+ * page makes outside this origin, reported by the browser under a report-only content security
+ * policy), runs PROBLEM_RECORDER first in every HTML page, and tells the time of the last request
+ * (`lastRequest`, ms since the epoch) so a test can wait for a page's requests to settle.
  */
-export async function serveBook({ root = BOOK_DIR, prefix = '/fast-msm/', port = 0, isolate = true, mounts = {} } = {}) {
+export async function serveBook({ root = BOOK_DIR, prefix = '/fast-msm/', port = 0, isolate = true, mounts = {}, record = false } = {}) {
+  const problems = [];
+  let lastRequest = Date.now();
   await stat(join(root, 'index.html')).catch(() => {
     throw new Error(`${root}/index.html is missing: build the book first (make book)`);
   });
   const server = createServer(async (req, res) => {
+    lastRequest = Date.now();
     const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+    if (record && path === prefix + CSP_REPORT) {
+      let body = '';
+      for await (const chunk of req) body += chunk;
+      const report = JSON.parse(body || '{}')['csp-report'] ?? {};
+      problems.push(`external request: ${report['blocked-uri'] ?? JSON.stringify(report)}`);
+      res.writeHead(204).end();
+      return;
+    }
+    if (record) res.on('finish', () => { if (res.statusCode >= 400) problems.push(`HTTP ${res.statusCode}: ${req.url}`); });
     if (!path.startsWith(prefix)) { res.writeHead(404).end('outside the book'); return; }
     const rest = path.slice(prefix.length);
     const mount = Object.keys(mounts).find((sub) => rest.startsWith(sub));
@@ -42,8 +74,14 @@ export async function serveBook({ root = BOOK_DIR, prefix = '/fast-msm/', port =
     if (!file.startsWith(base)) { res.writeHead(403).end(); return; }
     try {
       if ((await stat(file)).isDirectory()) file = join(file, 'index.html');
-      const body = await readFile(file);
+      let body = await readFile(file);
       const headers = { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-cache' };
+      if (record) {
+        // Anything the page or its workers load from elsewhere is reported (and nothing blocked).
+        headers['content-security-policy-report-only'] = "default-src 'self' blob: data: 'unsafe-inline' "
+          + `'unsafe-eval' 'wasm-unsafe-eval'; report-uri ${prefix}${CSP_REPORT}`;
+        if (extname(file) === '.html') body = Buffer.from(body.toString('utf8').replace(/<head>/i, (h) => h + PROBLEM_RECORDER));
+      }
       res.writeHead(200, isolate ? { ...headers, ...ISOLATION_HEADERS } : headers).end(body);
     } catch {
       res.writeHead(404).end('not found');
@@ -51,7 +89,7 @@ export async function serveBook({ root = BOOK_DIR, prefix = '/fast-msm/', port =
   });
   await new Promise((ok) => server.listen(port, '127.0.0.1', ok));
   const url = `http://127.0.0.1:${server.address().port}${prefix}`;
-  return { url, close: () => new Promise((ok) => server.close(ok)) };
+  return { url, problems, get lastRequest() { return lastRequest; }, close: () => new Promise((ok) => server.close(ok)) };
 }
 
 // `make serve`: the book at http://127.0.0.1:PORT/ until interrupted.

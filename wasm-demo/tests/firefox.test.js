@@ -1,19 +1,21 @@
 // End-to-end in a second browser engine: the built book in headless Firefox ESR (Debian's
-// firefox-esr, driven by puppeteer-core over WebDriver BiDi, a fresh profile per launch), with
-// the same every-page assertions as the Chromium suite (book-pages.js): every chapter of
-// SUMMARY.md loads without a page error, console error, failed or external request, its mermaid
-// diagrams render, and every widget's quick run is verified — the GPU ones on the WebGPU adapter
-// Firefox offers with its dom.webgpu.enabled preference on (lavapipe, Mesa's Vulkan on the CPU).
-// Then what differs in Firefox, asserted rather than skipped: the capability probes (shared
-// memory, relaxed SIMD, wide arithmetic), the CPU widgets' rows that need them, and Firefox ESR as
-// shipped on Linux (WebGPU off), where every GPU widget must say why it cannot run.
+// firefox-esr, driven over Marionette, lib/firefox.js, a fresh profile per launch), with the same
+// every-page assertions as the Chromium suite (book-pages.js): every chapter of SUMMARY.md loads
+// without a page error, console error, HTTP error or external request, its mermaid diagrams
+// render, and every widget's quick run is verified — the GPU ones on the WebGPU adapter Firefox
+// offers with its dom.webgpu.enabled preference on (lavapipe, Mesa's Vulkan on the CPU). Then what
+// differs in Firefox, asserted rather than skipped: the capability probes (shared memory, relaxed
+// SIMD, wide arithmetic), the CPU widgets' rows that need them, and Firefox ESR as shipped on
+// Linux (WebGPU off), where every GPU widget must say why it cannot run.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { servedBook, taskResult } from './harness.js';
 import { chapters, checkChapter, quickRuns } from './book-pages.js';
-import { launchFirefox, recordProblemsFirefox } from '../lib/firefox.js';
+import { launchFirefox } from '../lib/firefox.js';
 
-const book = servedBook();
+// Marionette reports no page events: the server and a script it puts first in every page record
+// the problems (lib/serve.js `record`, lib/firefox.js says what is and is not seen).
+const book = servedBook({ record: true });
 
 /** Headless Firefox ESR for this file's tests, started before them and closed after. */
 function startedFirefox(options) {
@@ -23,18 +25,27 @@ function startedFirefox(options) {
   return handle;
 }
 
-/** Opens `path` of the book in a new tab of `started`'s Firefox, recording every problem. */
+/** Opens `path` of the book in a new tab of `started`'s Firefox; the server's record starts afresh. */
 async function visit(started, path) {
+  book.server.problems.length = 0;
   const page = await started.browser.newPage();
-  const problems = await recordProblemsFirefox(page, new URL(book.url).origin);
-  await page.goto(book.url + path, { waitUntil: 'load' });
-  return { page, problems };
+  await page.goto(book.url + path);
+  return { page };
 }
 
-/** Waits for the page's requests to settle, asserts that nothing went wrong on it, closes it. */
-async function closeClean(page, problems, what) {
-  await page.waitForNetworkIdle({ idleTime: 500 });
-  assert.deepEqual(problems, [], what);
+/** What went wrong on `page` so far: the page's own record and the server's. */
+async function problemsOf(page) {
+  const inPage = await page.evaluate(() => window.fastmsmProblems ?? ['the problem recorder did not run']);
+  return [...inPage, ...book.server.problems];
+}
+
+/**
+ * Waits until the server has had no request for half a second (the page's requests settled),
+ * asserts that nothing went wrong on the page, closes it.
+ */
+async function closeClean(page, what) {
+  while (Date.now() - book.server.lastRequest < 500) await new Promise((ok) => setTimeout(ok, 100));
+  assert.deepEqual(await problemsOf(page), [], what);
   await page.close();
 }
 
@@ -98,30 +109,36 @@ describe('every page of SUMMARY.md in Firefox ESR (WebGPU on, lavapipe)', () => 
   const firefox = startedFirefox();
 
   test('the problem recorder catches what the pages must not do', async () => {
-    const { page, problems } = await visit(firefox, 'glossary.html');
+    const { page } = await visit(firefox, 'glossary.html');
     await page.evaluate(async () => {
       console.error('a console error');
       await fetch('https://example.invalid/x.js').catch(() => {});
       await fetch('./no-such-file.js');
-      setTimeout(() => { throw new Error('a page error'); });
+      document.head.append(Object.assign(document.createElement('script'), { src: './no-such-script.js' }));
+      // The page's own code (the driver's scripts run in a sandbox of their own, whose errors the
+      // page never sees): an uncaught error and an unhandled rejection.
+      document.head.append(Object.assign(document.createElement('script'), {
+        textContent: "setTimeout(() => { throw new Error('a page error'); }); Promise.reject(new Error('a rejection'));" }));
+      await new Promise((ok) => setTimeout(ok, 500));
     });
-    await page.waitForNetworkIdle({ idleTime: 500 });
+    while (Date.now() - book.server.lastRequest < 500) await new Promise((ok) => setTimeout(ok, 100));
+    const problems = await problemsOf(page);
     for (const p of [/^console error: a console error$/, /^external request: https:\/\/example\.invalid\/x\.js$/,
-      /^request failed: https:\/\/example\.invalid\/x\.js/, /^HTTP 404: .*no-such-file\.js$/, /^page error: .*a page error/]) {
+      /^HTTP 404: .*no-such-file\.js$/, /^request failed: .*no-such-script\.js$/, /^page error: .*a page error/,
+      /^page error: a rejection$/]) {
       assert.ok(problems.some((x) => p.test(x)), `${p} in ${JSON.stringify(problems)}`);
     }
     await page.close();
   });
 
-  // A bound per chapter: a hang must fail, not stall CI. (The CPU pool's start in wasm-msm.html
-  // once stopped in about one run of four here; book/widgets/pool/cpu-pool.js says why it no
-  // longer does.)
+  // A bound per chapter: a hang must fail, not stall CI. (Under WebDriver BiDi the CPU pool's start
+  // on wasm-msm.html hung in some runs; lib/firefox.js says why the suite uses Marionette.)
   for (const chapter of chapters) {
     test(chapter, { timeout: 8 * 60_000 }, async (t) => {
-      const { page, problems } = await visit(firefox, chapter);
+      const { page } = await visit(firefox, chapter);
       const runs = await checkChapter(page);
       await afterQuickRuns[chapter]?.(page, runs, t);
-      await closeClean(page, problems, `problems on ${chapter}`);
+      await closeClean(page, `problems on ${chapter}`);
     });
   }
 });
@@ -132,24 +149,24 @@ describe('Firefox ESR as shipped (WebGPU off)', () => {
   const firefox = startedFirefox({ webgpu: false });
 
   test('the capability widget says there is no WebGPU adapter', async () => {
-    const { page, problems } = await visit(firefox, 'intro.html');
+    const { page } = await visit(firefox, 'intro.html');
     const [{ result }] = await quickRuns(page);
     assert.equal(result.features.webgpu, false);
     assert.equal(result.verified, true, 'wgpu and the browser agree: no adapter');
     assert.match((await shown(page, 'capabilities')).message, /exposes no WebGPU adapter/);
-    await closeClean(page, problems);
+    await closeClean(page);
   });
 
   for (const [chapter, widget] of [['montgomery-wgsl.html', 'wgsl-mont'], ['webgpu-device.html', 'gpu-msm']]) {
     test(`${widget} says it cannot run without WebGPU`, async () => {
-      const { page, problems } = await visit(firefox, chapter);
+      const { page } = await visit(firefox, chapter);
       const [{ result }] = await quickRuns(page);
       assert.equal(result.verified, false);
       assert.match(result.unavailable, /^no WebGPU \(navigator\.gpu is missing/);
       const { status, message } = await shown(page, widget);
       assert.match(status, /^Not run: no WebGPU/);
       assert.match(message, /cannot run/);
-      await closeClean(page, problems);
+      await closeClean(page);
     });
   }
 });
@@ -161,7 +178,7 @@ describe('Firefox ESR with javascript.options.wasm_wide_arithmetic', () => {
   const firefox = startedFirefox({ webgpu: false, prefs: { 'javascript.options.wasm_wide_arithmetic': true } });
 
   test('mont-bench: the wide-arithmetic rows run and are verified', async () => {
-    const { page, problems } = await visit(firefox, 'float-and-wide.html');
+    const { page } = await visit(firefox, 'float-and-wide.html');
     const widget = await import('../../book/widgets/widgets/mont-bench.js');
     const result = await taskResult(page, 'mont-bench', { field: ['bn254-fr', 'bls12-381-fq'], variants: widget.WIDE_ROWS, count: 1000, repetitions: 1 });
     assert.equal(result.features.wide_arithmetic, true);
@@ -171,6 +188,6 @@ describe('Firefox ESR with javascript.options.wasm_wide_arithmetic', () => {
       assert.deepEqual(rows.map((r) => r.params.variant), [widget.BASELINE, ...widget.WIDE_ROWS], field);
       for (const r of rows) assert.equal(r.verified, true, `${r.name} verified`);
     }
-    await closeClean(page, problems);
+    await closeClean(page);
   });
 });

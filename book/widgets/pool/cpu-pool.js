@@ -50,10 +50,11 @@ export function bestMode() {
 }
 
 // A worker instantiates a module it was sent, already compiled, in milliseconds; half a minute allows
-// for a slow phone under load. Past it the worker is taken to be stuck, not slow: Firefox driven
-// over WebDriver BiDi (the E2E suite) now and then never starts a worker created from a worker,
-// which wasm-demo/tests/firefox-workers/ reproduces without any of our code (plain Firefox
-// starts every one).
+// for a slow phone under load. Past it the worker is taken to be stuck, not slow: Firefox ESR now
+// and then never starts a worker created from a worker, which wasm-demo/tests/firefox-workers/
+// reproduces without any of our code — within a few dozen starts while a WebDriver BiDi session
+// is open (so the E2E suite drives Firefox over Marionette), and once in more than 10 000 starts
+// without one, which a reader can meet.
 const START_SECONDS = 30;
 // Pools started before giving up: a stuck start is rare, so a second pool succeeds.
 const START_ATTEMPTS = 3;
