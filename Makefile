@@ -1,5 +1,5 @@
 # Fast MSM build entry point. The README's two commands are `make serve` and `make test`.
-.PHONY: setup setup-test wasm wasm-relaxed wasm-wide wasm-wide-msm wasm-threads book serve test test-rust typecheck test-e2e bench-mont-wasm bench-msm-wasm bench-peer clean gpu-bench-bin
+.PHONY: setup setup-test wasm wasm-relaxed wasm-wide wasm-wide-msm wasm-threads book serve test test-rust test-rust-build test-rust-run test-rust-package typecheck test-e2e bench-mont-wasm bench-msm-wasm bench-peer clean gpu-bench-bin
 
 WASM_OUT := book/generated/pkg
 # SIMD128 is in every current browser; the widgets report (not fake) what a browser lacks.
@@ -87,16 +87,33 @@ serve: book
 	node wasm-demo/lib/serve.js --port 3000 --prefix /
 
 # Whole test suite: Rust (GPU tests on any adapter; lavapipe here), the JSDoc types of the widgets
-# and the npm package, then the browser end-to-end suite.
-test: setup-test book npm test-rust typecheck test-e2e
+# and the npm package, then the browser end-to-end suite. .ci/test.sh runs the phases below in
+# order, times each and prints where the time went at the end.
+test:
+	.ci/test.sh
 
-test-rust:
-	# One build of every test binary, with fastmsm-gpu's experiments and benchmark kernel on (both
-	# only add modules; a second test build without them would double the longest link of CI).
-	# --examples builds every example from the same artifacts and runs the one that is a test
-	# (the prover example, harness = false); the measurement examples have no tests to run.
-	cargo test --features fastmsm-gpu/experiments,fastmsm-gpu/bench --lib --bins --tests --examples
+# The Rust phases of `make test`. One build of every test binary, with fastmsm-gpu's experiments
+# and benchmark kernel on (both only add modules; a second test build without them would double
+# the longest link of CI). --examples builds every example from the same artifacts and runs the
+# one that is a test (the prover example, harness = false); the measurement examples have no
+# tests to run.
+RUST_TEST_ARGS := --features fastmsm-gpu/experiments,fastmsm-gpu/bench --lib --bins --tests --examples
+test-rust: test-rust-build test-rust-run test-rust-package
+
+test-rust-build:
+	cargo test $(RUST_TEST_ARGS) --no-run
+
+# lavapipe (llvmpipe's LLVM) compiles each pipeline at its first dispatch, and on a fresh machine
+# (no Mesa shader cache) those compiles were most of the GPU tests' time. GALLIVM_PERF=nopt skips
+# LLVM's optimisation passes: the compiles take about half as long, the tests' small dispatches
+# run somewhat slower, and the results are the same. Only the Mesa CPU drivers read it.
+LAVAPIPE_ENV := GALLIVM_PERF=nopt
+
+test-rust-run:
+	$(LAVAPIPE_ENV) cargo test $(RUST_TEST_ARGS)
 	cargo test --features fastmsm-gpu/experiments,fastmsm-gpu/bench --doc
+
+test-rust-package:
 	# The libraries with their default features, what a user of the crates gets (a build, not a
 	# check, so that it reuses the dependencies compiled above).
 	cargo build --workspace --lib
@@ -108,7 +125,7 @@ typecheck:
 	cd wasm-demo && npm run typecheck
 
 test-e2e:
-	cd wasm-demo && npm run e2e
+	cd wasm-demo && $(LAVAPIPE_ENV) npm run e2e
 
 # Every Montgomery variant × field vs ark-ff, in headless Chromium: benches/results/mont-wasm-<device>.json
 bench-mont-wasm: book
