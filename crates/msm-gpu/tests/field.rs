@@ -3,8 +3,7 @@
 
 use fastmsm_gpu::GpuContext;
 use fastmsm_gpu::field::{
-    FieldKernels, INT64_LIMB_WIDTHS, LIMB_WIDTHS, Op, default_limb_bits, radix64_limb_bits,
-    supported_limb_widths,
+    FieldKernels, INT64_LIMB_WIDTHS, LIMB_WIDTHS, Op, default_limb_bits, supported_limb_widths,
 };
 use fastmsm_gpu::mont_wgsl::{KernelForm, mont_mul_source_in};
 use fastmsm_gpu::testing::{block_on, gpu, gpu_int64};
@@ -105,28 +104,46 @@ fn check(field: Field, limb_bits: u32, form: KernelForm) {
     }
 }
 
-/// The widths checked for `field`. Two base fields (BN254's and BLS12-377's: 4 and 6 64-bit words)
-/// get every width, the portable ones and the 64-bit-product ones (SHADER_INT64; lavapipe has it).
-/// The other four get one width of each generator — reduced radix with u32 columns (13), the
-/// 16-bit CIOS, reduced radix with u64 columns (the field's native width) and the 32-bit CIOS —
-/// since the generators take the field only through its constants; every width of every field
-/// costs ten minutes of lavapipe compiles on a fresh CI machine.
-fn widths(field: Field) -> Vec<u32> {
-    let all = supported_limb_widths(gpu_int64());
-    if matches!(field, Field::Bn254Fq | Field::Bls12_377Fq) {
-        return all;
+/// Every field in the order its kernels are checked: the base fields first (the MSM's), then the
+/// scalar fields (the WGSL throughput widget's), so that a shape both have is checked on a base field.
+const FIELDS: [Field; 6] = [
+    Field::Bn254Fq,
+    Field::Bls12_377Fq,
+    Field::Bls12_381Fq,
+    Field::Bn254Fr,
+    Field::Bls12_377Fr,
+    Field::Bls12_381Fr,
+];
+
+/// The kernel source of `field` at `limb_bits` in `form` with every number replaced by `#`: the
+/// shape of the code the generators emit, whatever the field's constants. Two configurations of
+/// one shape run the same instructions on other constants (the generators take the field only
+/// through its constants: limb count, modulus, μ, R, R², Barrett's m), which the CPU twins check
+/// for every field and width (fastmsm-mont's tests); a shape that differs in anything else (a
+/// limb more, a carry elsewhere, a zero limb of p skipped) is a path of its own.
+fn shape(field: Field, limb_bits: u32, form: KernelForm) -> String {
+    let k = limb_constants(field.params(), limb_bits).unwrap();
+    let source = fastmsm_gpu::field::shader_source_in(&k, 64, form).unwrap();
+    let mut out = String::with_capacity(source.len());
+    let mut chars = source.chars().peekable();
+    let mut in_word = false;
+    while let Some(c) = chars.next() {
+        if c.is_ascii_digit() && !in_word {
+            // a number (decimal or 0x…, with its u/i suffix): one '#'
+            while chars.peek().is_some_and(|d| d.is_ascii_alphanumeric()) {
+                chars.next();
+            }
+            out.push('#');
+            continue;
+        }
+        in_word = c.is_ascii_alphanumeric() || c == '_';
+        out.push(c);
     }
-    let one_each = [13, 16, radix64_limb_bits(field), 32];
-    all.into_iter().filter(|w| one_each.contains(w)).collect()
+    out
 }
 
-/// The product's forms that differ at this width (the CIOS widths have one form). The compact
-/// form comes from the same generator for every field, so two base fields (4 and 6 64-bit words)
-/// cover it; checking it on all six would double this suite's time on the CI adapter.
+/// The product's forms that differ at this width (the CIOS widths have one form).
 fn forms(field: Field, limb_bits: u32) -> Vec<KernelForm> {
-    if !matches!(field, Field::Bn254Fq | Field::Bls12_377Fq) {
-        return vec![KernelForm::Unrolled];
-    }
     let k = limb_constants(field.params(), limb_bits).unwrap();
     let unrolled = mont_mul_source_in(&k, KernelForm::Unrolled);
     KernelForm::ALL
@@ -135,14 +152,34 @@ fn forms(field: Field, limb_bits: u32) -> Vec<KernelForm> {
         .collect()
 }
 
+/// The configurations each field's test checks: every width this adapter runs (the portable ones
+/// and, with SHADER_INT64, the 64-bit-product ones) in every form, each shape once — on the first
+/// field of `FIELDS` that has it. Every generator path at every width runs on the GPU, and no
+/// kernel is compiled twice for constants alone: on lavapipe each costs seconds of LLVM time.
+fn configurations(field: Field) -> Vec<(u32, KernelForm)> {
+    let widths = supported_limb_widths(gpu_int64());
+    let mut seen = std::collections::HashSet::new();
+    let mut mine = Vec::new();
+    for f in FIELDS {
+        for &w in &widths {
+            for form in forms(f, w) {
+                if seen.insert(shape(f, w, form)) && f == field {
+                    mine.push((w, form));
+                }
+            }
+        }
+    }
+    mine
+}
+
 macro_rules! field_tests {
     ($($name:ident: $field:expr;)*) => {$(
         #[test]
         fn $name() {
-            for w in widths($field) {
-                for form in forms($field, w) {
-                    check($field, w, form);
-                }
+            let configurations = configurations($field);
+            eprintln!("{}: {configurations:?}", $field.name());
+            for (w, form) in configurations {
+                check($field, w, form);
             }
         }
     )*};
@@ -155,6 +192,37 @@ field_tests! {
     bls12_377_fr: Field::Bls12_377Fr;
     bls12_381_fq: Field::Bls12_381Fq;
     bls12_381_fr: Field::Bls12_381Fr;
+}
+
+/// The shapes above tell the paths apart: a field's limb count, the width, the form and a zero
+/// limb of p each change the shape; the same width on a field of the same size does not.
+#[test]
+fn shapes_tell_paths_apart() {
+    let u = KernelForm::Unrolled;
+    // BN254's two fields: 254 bits each, the same code on other constants.
+    assert_eq!(shape(Field::Bn254Fq, 13, u), shape(Field::Bn254Fr, 13, u));
+    assert_ne!(shape(Field::Bn254Fq, 13, u), shape(Field::Bn254Fq, 14, u));
+    assert_ne!(
+        shape(Field::Bn254Fq, 13, u),
+        shape(Field::Bls12_377Fq, 13, u)
+    );
+    assert_ne!(
+        shape(Field::Bn254Fq, 13, u),
+        shape(Field::Bn254Fq, 13, KernelForm::Compact)
+    );
+    // Every field keeps at least one configuration of its own or shares all of its shapes.
+    let total: usize = FIELDS.iter().map(|&f| configurations(f).len()).sum();
+    let all: usize = FIELDS
+        .iter()
+        .map(|&f| {
+            supported_limb_widths(gpu_int64())
+                .into_iter()
+                .map(|w| forms(f, w).len())
+                .sum::<usize>()
+        })
+        .sum();
+    eprintln!("field kernels: {total} shapes of {all} configurations");
+    assert!(total < all && total >= 2 * supported_limb_widths(gpu()).len());
 }
 
 #[test]

@@ -244,7 +244,7 @@ fn bases_window(msm: &GpuMsm, bases: &fastmsm_gpu::msm::Bases<G1>) -> u32 {
 }
 
 /// Windows above the old 16-bit cap (MAX_WINDOW_BITS is 20 now, picked natively from 2^22
-/// points): c = 17 and 19 with every pattern, through precomputed copies so that the windows of
+/// points): c = 17 with every pattern and 19, through precomputed copies so that the windows of
 /// one pass (two of fifteen, one of fourteen) keep the bucket buffer within the test adapter's
 /// 128 MiB binding.
 #[test]
@@ -257,7 +257,10 @@ fn windows_above_16_bits_match_arkworks() {
             window_bits: Some(c),
             ..Default::default()
         };
-        for (label, p, k) in cases::<G1>(200, &mut rng) {
+        // Every pattern at c = 17; at 19 (the reduction walks 2^18 buckets a window, slow on a CPU
+        // adapter) the uniform case and the zero scalars, the window's other path being the same.
+        let take = if c == 17 { usize::MAX } else { 2 };
+        for (label, p, k) in cases::<G1>(200, &mut rng).into_iter().take(take) {
             let bases = block_on(msm.upload_bases(ctx, &p, &options)).unwrap();
             let out = block_on(msm.run_resident(ctx, &bases, &k, &RunOptions::default())).unwrap();
             assert_eq!(out.plan.window_bits, c);
