@@ -5,7 +5,9 @@
 //
 // Placeholder:   {{fig TERM [OP TERM]... [| FORMAT]}}
 //   TERM    FILE ROW FIELD, or a plain number
-//   FILE    a file of benches/results/ without ".json", or `anchors` / `experiments` (benches/)
+//   FILE    a file of benches/results/ without ".json", or `anchors` / `experiments` (benches/), or
+//           `picks` (book/generated/results/picks.json: the row a generated table shows, by its key,
+//           e.g. best/nvidia-h200/bn254/2^20, so that the prose reads the table's own row)
 //   ROW     a row's name or id; else KEY=VALUE[,KEY=VALUE...] matched against the row's fields and
 //           its params (quote a value with spaces: device="NVIDIA H100"); or `-`, the file itself.
 //           It must name exactly one row.
@@ -42,7 +44,9 @@ export function dataSource(root = ROOT) {
   const cache = new Map();
   return (file) => {
     if (!cache.has(file)) {
-      const paths = [resolve(root, 'benches/results', `${file}.json`), resolve(root, 'benches', `${file}.json`)];
+      const paths = [resolve(root, 'benches/results', `${file}.json`), resolve(root, 'benches', `${file}.json`),
+        // The rows the generated tables picked (tables.js): `picks`.
+        resolve(root, 'book/generated/results', `${file}.json`)];
       const path = paths.find((p) => { try { readFileSync(p); return true; } catch { return false; } });
       if (!path) throw new Error(`no data file benches/results/${file}.json or benches/${file}.json`);
       cache.set(file, JSON.parse(readFileSync(path, 'utf8')));
@@ -191,18 +195,24 @@ export function format(x, fmt = 'auto') {
   }
 }
 
-/** The value and text of one placeholder body, e.g. "gpu-msm-nvidia-h200 bn254/uniform/2^20/w29 median | 2". */
+/** The value and text of one placeholder body, e.g. "gpu-msm-nvidia-h200 bn254/uniform/2^20/w29 median | 2",
+ *  and the data it read: `terms`, one `{ file, doc, row, field, value }` per FILE ROW FIELD. */
 export function evaluate(body, data = dataSource()) {
   const [expr, fmt = 'auto', ...extra] = body.split('|').map((s) => s.trim());
   if (extra.length) throw new Error('more than one "|"');
   const tokens = tokenize(expr);
+  const terms = [];
   let i = 0;
   const term = () => {
     if (i < tokens.length && /^-?\d+(\.\d+)?$/.test(tokens[i])) return Number(tokens[i++]);
     if (i + 3 > tokens.length) throw new Error(`expected FILE ROW FIELD at "${tokens.slice(i).join(' ')}"`);
     const [file, spec, field] = tokens.slice(i, i + 3);
     i += 3;
-    return fieldOf(pickRow(data(file), file, spec), file, spec, field);
+    const doc = data(file);
+    const row = pickRow(doc, file, spec);
+    const value = fieldOf(row, file, spec, field);
+    terms.push({ file, doc, row, field, value });
+    return value;
   };
   let value = term();
   while (i < tokens.length) {
@@ -211,7 +221,7 @@ export function evaluate(body, data = dataSource()) {
     const rhs = term();
     value = op === '/' ? value / rhs : op === '*' ? value * rhs : op === '+' ? value + rhs : value - rhs;
   }
-  return { value, text: format(value, fmt) };
+  return { value, text: format(value, fmt), terms };
 }
 
 /** Replaces every placeholder of a chapter; an error names the chapter and the placeholder. */
