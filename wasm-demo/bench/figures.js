@@ -33,6 +33,8 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { NOT_MAIN } from './prose-lint.js';
+import { conflicts, describe, renderings } from './quantities.js';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
 const PLACEHOLDER = /\{\{fig\s+([^}]*)\}\}/g;
@@ -252,10 +254,13 @@ function preprocess() {
   const data = dataSource(context.root);
   const derived = derivedNumbers(context.root);
   const errors = [];
+  const main = [];
   const walk = (items) => {
     for (const item of items ?? []) {
       const ch = item.Chapter;
       if (!ch) continue;
+      const name = (ch.source_path ?? ch.path ?? '').split('/').pop();
+      if (name && !NOT_MAIN.has(name)) main.push([name, ch.content]);
       try {
         const where = ch.source_path ?? ch.path ?? ch.name;
         ch.content = renderFigures(renderDerived(ch.content, where, derived), where, data);
@@ -266,6 +271,14 @@ function preprocess() {
     }
   };
   walk(book.items ?? book.sections);
+  // One value per quantity (quantities.js): a measured quantity the main chapters show from two rows
+  // fails the build, as it fails the prose test.
+  try {
+    const twice = conflicts(renderings(main, { root: context.root, data }));
+    if (twice.length) errors.push(`quantities shown with more than one value:\n${describe(twice)}`);
+  } catch (e) {
+    errors.push(e.message);
+  }
   if (errors.length) {
     process.stderr.write(`figures: ${errors.length} placeholder(s) not backed by committed data:\n${errors.join('\n')}\n`);
     process.exit(1);

@@ -528,8 +528,7 @@ for (const [suite, { text, alias, file, doc }] of Object.entries(newest)) {
       }
     }
     out.push(table(cols, rowsOut), '');
-    // How far each of ours is from sppark on the same GPU model where a figure is published (the
-    // anchor's device name a prefix of ours), else from sppark on the H100 (a closely comparable GPU).
+    // Each device's verdict against the project's targets (benches/anchors.json, source "target").
     const verdicts = [];
     for (const d of perDevice) {
       for (const t of targets) {

@@ -110,7 +110,7 @@ async function checkAutoBackend(page, runs) {
 }
 
 // Checks that run on a chapter's page after its widgets' quick runs (their workers still warm).
-const afterQuickRuns = { 'wasm-msm.html': checkAutoBackend };
+const afterQuickRuns = { 'prover.html': checkAutoBackend };
 
 describe('every page of SUMMARY.md', () => {
   assert.ok(chapters.length >= 12, `SUMMARY.md lists ${chapters.length} chapters`);
@@ -427,8 +427,8 @@ describe('gpu-msm widget', () => {
     assert.match(await root.locator('.fm-message').textContent(), /cannot run on your GPU here/);
     const link = root.locator('.fm-message a');
     await link.click();
-    await page.waitForURL(/batch-affine\.html#count-it-yourself$/);
-    assert.equal(await page.locator('#count-it-yourself').count(), 1, 'the link lands on the CPU widget');
+    await page.waitForURL(/wasm-msm\.html#run-it-on-your-cpu$/);
+    assert.equal(await page.locator('#run-it-on-your-cpu').count(), 1, 'the link lands on the CPU widget');
     assert.equal(await page.locator('.fastmsm-widget[data-widget="cpu-msm"]').count(), 1);
     assert.deepEqual(problems, []);
     await context.close();

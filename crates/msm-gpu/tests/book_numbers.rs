@@ -1037,6 +1037,30 @@ fn gpu_constants(n: &mut Numbers) {
     n.put("gpu.limb_widths.int64_min", INT64_LIMB_WIDTHS[0]);
     n.put("gpu.limb_widths.max", *INT64_LIMB_WIDTHS.last().unwrap());
     n.put(
+        "gpu.calibrate.min_chunk",
+        source_const("crates/msm-gpu/src/calibrate.rs", "MIN_PROBE_CHUNK"),
+    );
+    // The probe's MSM on a GPU (the larger of probe_points' two sizes).
+    let calibrate =
+        std::fs::read_to_string(format!("{ROOT}crates/msm-gpu/src/calibrate.rs")).unwrap();
+    let body = &calibrate[calibrate.find("fn probe_points").unwrap()..];
+    let body = &body[..body.find("\n}\n").unwrap()];
+    let shifts: Vec<u32> = body
+        .match_indices("1 << ")
+        .map(|(i, _)| {
+            body[i + 5..]
+                .split(|c: char| !c.is_ascii_digit())
+                .next()
+                .unwrap()
+                .parse()
+                .unwrap()
+        })
+        .collect();
+    n.put(
+        "gpu.calibrate.probe_points_log2",
+        *shifts.iter().max().unwrap(),
+    );
+    n.put(
         "gpu.loop_probe_log2",
         source_const("crates/msm-gpu/src/context.rs", "LOOP_PROBE_ITERATIONS").trailing_zeros(),
     );
@@ -1476,6 +1500,12 @@ fn worked_example(n: &mut Numbers) {
         n.put(format!("{key}.threads"), plan.smvp_threads(plan.batch));
         n.put(format!("{key}.combine_levels"), lv.len() - 1);
         n.put(format!("{key}.levels"), lv.clone());
+        n.put(format!("{key}.smvp_passes"), lv.len());
+        n.put(format!("{key}.window_sums_bytes"), 16 * l * w);
+        n.put(
+            format!("{key}.horner_doublings"),
+            plan.window_bits as u64 * w,
+        );
         for (i, h) in lv.iter().enumerate() {
             n.put(format!("{key}.level{i}"), *h);
         }
@@ -1615,6 +1645,31 @@ fn group_digits(x: u64) -> String {
     out
 }
 
+/// The products of the GPU's additions at 2^20 on BLS12-377 for windows of 14 to 16 bits: W·(10n +
+/// 14·2^c) with W = ⌈(b + 1)/c⌉ (the results chapter's floor).
+fn window_products(n: &mut Numbers) {
+    let madd = n.0["ops.xyzz.madd.products"].as_u64().unwrap();
+    let add = n.0["ops.xyzz.add.products"].as_u64().unwrap();
+    let b = n.0["scalar.bits.bls12-377"].as_u64().unwrap();
+    let size = 1u64 << 20;
+    let products = |c: u64| (b + 1).div_ceil(c) * (madd * size + add * (1 << c));
+    for c in [14u64, 15, 16] {
+        n.put(format!("results.window.c{c}.windows"), (b + 1).div_ceil(c));
+        n.real(
+            format!("results.window.c{c}.products_e8"),
+            products(c) as f64 / 1e8,
+        );
+    }
+    for c in [15u64, 16] {
+        n.real(
+            format!("results.window.c{c}.saving_pct"),
+            100.0 * (1.0 - products(c) as f64 / products(14) as f64),
+        );
+    }
+    let best = (10..=20u64).min_by_key(|&c| products(c)).unwrap();
+    n.put("results.window.best_c", best);
+}
+
 fn intro(n: &mut Numbers) {
     let lambda = n.0["scalar.bits.bls12-377"].as_u64().unwrap() as f64;
     n.real("intro.naive_ops.2e20", 1.5 * lambda * (1u64 << 20) as f64);
@@ -1655,6 +1710,7 @@ fn all_numbers() -> Numbers {
     gpu_constants(&mut n);
     gpu_plans(&mut n);
     worked_example(&mut n);
+    window_products(&mut n);
     intro(&mut n);
     security(&mut n);
     n
