@@ -28,12 +28,14 @@ use fastmsm_gpu::msm::{GpuCurve, Plan, RunOptions, Stage, default_window_bits};
 use fastmsm_gpu::profile::DeviceProfile;
 use fastmsm_mont::params::{limbs_covering, limbs_with_spare_bit};
 use fastmsm_mont::{Field, carry_budget, carry_budget_table, limb_constants};
-use fastmsm_msm::count::{CountedSw, CountedTe, OpCounts, count_ops as count_field_ops};
+use fastmsm_msm::batch_inv::batch_inverse;
+use fastmsm_msm::count::{Counted, CountedSw, CountedTe, OpCounts, count_ops as count_field_ops};
 use fastmsm_msm::digits::num_windows;
 use fastmsm_msm::glv::glv_of;
 use fastmsm_msm::group::affine_add;
 use fastmsm_msm::scalar::{Scalar, bit_len};
 use fastmsm_msm::window::{WINDOW_RANGE, WINDOW_SAMPLE, cost, window_size};
+use fastmsm_msm::{AffineAdd, MsmGroup};
 use fastmsm_msm::{AllAffineConfig, BatchAffineConfig};
 use num_bigint::BigUint;
 use serde_json::{Value, json};
@@ -495,6 +497,44 @@ fn curves(n: &mut Numbers) {
     );
     ops_row(n, "extended.dbl", count_field_ops(|| p.dbl_2008_hwcd()).1);
     ops_row(n, "extended.to_affine", count_field_ops(|| p.to_affine()).1);
+    // The two halves of an affine addition, as a batch runs them (the inversion between them is
+    // shared): twisted Edwards, then short Weierstrass (chord).
+    let pa = p.to_affine();
+    ops_row(
+        n,
+        "te_affine.start",
+        count_field_ops(|| <E as MsmGroup>::affine_add_start(&pa, &qa)).1,
+    );
+    let inv = count_field_ops(|| match <E as MsmGroup>::affine_add_start(&pa, &qa) {
+        AffineAdd::Invert(d) => d.inverse().unwrap(),
+        AffineAdd::Done(_) => unreachable!("distinct points need an inversion"),
+    })
+    .0;
+    ops_row(
+        n,
+        "te_affine.finish",
+        count_field_ops(|| <E as MsmGroup>::affine_add_finish(&pa, &qa, inv)).1,
+    );
+    // Batch inversion: products per element, from two sizes (the join of the chains and the one
+    // inversion cancel in the difference).
+    let batch_products = |len: u64| {
+        let mut v: Vec<Counted<<Bls12_377 as SwCurve>::Base>> = (1..=len)
+            .map(|i| Counted(PrimeField::from_u64(i)))
+            .collect();
+        let c = count_field_ops(|| batch_inverse(&mut v)).1;
+        c.mul + c.square
+    };
+    let per_element = (batch_products(128) - batch_products(64)) / 64;
+    assert_eq!(batch_products(128) - batch_products(64), 64 * per_element);
+    n.put("batch_inv.products_per_element", per_element);
+    let sw_add = n.0["ops.affine.add.products"].as_u64().unwrap();
+    n.put(
+        "batch_affine.sw.products_plus_inversion",
+        sw_add + per_element,
+    );
+    let te = n.0["ops.te_affine.start.products"].as_u64().unwrap()
+        + n.0["ops.te_affine.finish.products"].as_u64().unwrap();
+    n.put("batch_affine.te.products_plus_inversion", te + per_element);
     let row = |n: &Numbers, system: &str, op: &str, formula: &str, key: &str| -> Vec<Value> {
         let get = |f: &str| n.0[&format!("ops.{key}.{f}")].as_u64().unwrap();
         let (m, s, i) = (get("mul"), get("square"), get("inverse"));
@@ -739,6 +779,13 @@ fn windows_cpu(n: &mut Numbers) {
     n.real(
         "window.bls12-381.2e18.cost16_e6",
         cost(n18, 16, &r381) as f64 / 1e6,
+    );
+    // book/pippenger.md names c = 15 and 16 in words: the jump it explains.
+    assert!(
+        window_size(n18, &scalar_modulus(GpuCurve::Bls12_377)) == 15
+            && window_size(n18, &r381) == 16
+            && cost(n18, 15, &r381) > cost(n18, 16, &r381),
+        "the BLS12-381 jump at 2^18 changed: rewrite its paragraph in book/pippenger.md"
     );
     // Widths 2..=16 that need the extra window for the final carry.
     let mut rows = Vec::new();
@@ -1303,6 +1350,10 @@ fn gpu_plans(n: &mut Numbers) {
     n.put(
         "gpu.mobile.wave",
         DeviceProfile::named("mobile").unwrap().smvp_wave(26),
+    );
+    n.put(
+        "gpu.portable.limb_bits",
+        DeviceProfile::portable().portable_limb_bits,
     );
     n.put(
         "gpu.portable.reduction_threads_log2",
