@@ -224,7 +224,7 @@ function scanRust(text, file, module, index) {
       } else {
         addItem(name, t);
       }
-      if (t === 'struct' || t === 'enum' || t === 'union') typeEntry(name).files.add(file);
+      if (t === 'struct' || t === 'enum' || t === 'union') { typeEntry(name).files.add(file); typeEntry(name).declared = true; }
       if (t === 'trait') {
         if (!index.traits.has(name)) index.traits.set(name, new Set());
         typeEntry(name).files.add(file);
@@ -366,8 +366,9 @@ function checkRustPath(path, index) {
     if (index.modules.get(a)?.has(b)) continue;
     const type = index.types.get(a);
     if (type?.members.has(b) || index.traits.get(a)?.has(b)) continue;
-    // A struct a macro declares: its members are words of the file that invokes the macro.
-    if (type && [...type.files].some((f) => index.fileTokens.get(f)?.has(b))) continue;
+    // A type a macro declares or implements: its members are words of the files that name it
+    // (a struct whose body was read has exactly the members read, plus its impls' items).
+    if (type && !type.declared && [...type.files].some((f) => index.fileTokens.get(f)?.has(b))) continue;
     return `\`${b}\` is not ${type || index.traits.has(a) ? 'a member' : 'an item'} of \`${a}\``;
   }
   return null;

@@ -275,12 +275,12 @@ function preprocess() {
   // fails the build, as it fails the prose test.
   try {
     const twice = conflicts(renderings(main, { root: context.root, data }));
-    if (twice.length) errors.push(`quantities shown with more than one value:\n${describe(twice)}`);
+    if (twice.length) errors.push(`quantities shown with more than one value (lines count the page with its includes expanded):\n${describe(twice)}`);
   } catch (e) {
     errors.push(e.message);
   }
   if (errors.length) {
-    process.stderr.write(`figures: ${errors.length} placeholder(s) not backed by committed data:\n${errors.join('\n')}\n`);
+    process.stderr.write(`figures: ${errors.length} problem(s) with the book's placeholders:\n${errors.join('\n')}\n`);
     process.exit(1);
   }
   process.stdout.write(JSON.stringify(book));

@@ -21,10 +21,11 @@ test('the resolver finds what exists and refuses what does not', () => {
   assert.deepEqual(names('`Stage::bindings`, `RunOptions::chunk`, `Window::FromSize`, `window::window_size`, '
     + '`fastmsm_msm::count::Counted`, `Params::offset`, `msm/run.rs`, `benches/results/gpu-msm-<device>.json`, '
     + '`make wasm-wide`, `smvp_combine`, `createSession`, `Accumulation::{BatchAffine, Csr}`, `u32::MAX`'), []);
-  // Invented: a type, a member, a module item, a file, a folder, a make target, an identifier.
-  assert.deepEqual(names('`MsmOptions::chunk`, `RunOptions::chunks_per_wave`, `window::window_rule`, '
+  // Invented: a type, a member, a word of the type's file that is not its member, a module item,
+  // a file, a folder, a make target, an identifier.
+  assert.deepEqual(names('`MsmOptions::chunk`, `RunOptions::chunks_per_wave`, `RunOptions::chunks`, `window::window_rule`, '
     + '`msm/plan_rules.rs`, `wasm-demo/relaxed`, `make wasm-relaxed-simd`, `stage_bindings`, `pad0`'),
-  ['MsmOptions::chunk', 'RunOptions::chunks_per_wave', 'window::window_rule', 'msm/plan_rules.rs',
+  ['MsmOptions::chunk', 'RunOptions::chunks_per_wave', 'RunOptions::chunks', 'window::window_rule', 'msm/plan_rules.rs',
     'wasm-demo/relaxed', 'make wasm-relaxed-simd', 'stage_bindings', 'pad0']);
 });
 

@@ -1781,8 +1781,56 @@ fn book_numbers_are_computed_from_the_code() {
         } else {
             panic!(
                 "{FILE} is stale: a number the book cites changed in the code. Rerun with \
-                 FASTMSM_BLESS=1 to rewrite it, and read the pages that cite the changed keys"
+                 FASTMSM_BLESS=1 to rewrite it, and read the pages that cite the changed keys:\n{}",
+                changed_keys(&committed)
             );
         }
     }
+}
+
+/// The keys whose value differs from the committed file's, each with the pages that cite it.
+fn changed_keys(committed: &str) -> String {
+    let old: BTreeMap<String, Value> = serde_json::from_str(committed).unwrap_or_default();
+    let new = all_numbers().0;
+    let keys: Vec<&String> = old
+        .keys()
+        .chain(new.keys())
+        .filter(|k| old.get(*k) != new.get(*k))
+        .collect::<std::collections::BTreeSet<_>>()
+        .into_iter()
+        .collect();
+    let pages: Vec<(String, String)> = std::fs::read_dir(format!("{ROOT}book"))
+        .map(|d| {
+            d.filter_map(|e| e.ok())
+                .map(|e| e.path())
+                .filter(|p| p.extension().is_some_and(|x| x == "md"))
+                .map(|p| {
+                    let text = std::fs::read_to_string(&p).unwrap_or_default();
+                    (p.file_name().unwrap().to_string_lossy().into_owned(), text)
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    keys.iter()
+        .map(|k| {
+            let cited: Vec<&str> = pages
+                .iter()
+                .filter(|(_, t)| {
+                    t.contains(&format!("{{{{num {k}}}}}")) || t.contains(&format!("{{{{num {k} |"))
+                })
+                .map(|(p, _)| p.as_str())
+                .collect();
+            format!(
+                "  {k}: {} -> {} (cited in {})",
+                old.get(*k).map_or("absent".into(), |v| v.to_string()),
+                new.get(*k).map_or("absent".into(), |v| v.to_string()),
+                if cited.is_empty() {
+                    "no page".into()
+                } else {
+                    cited.join(", ")
+                }
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
 }
