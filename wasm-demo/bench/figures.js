@@ -5,7 +5,9 @@
 //
 // Placeholder:   {{fig TERM [OP TERM]... [| FORMAT]}}
 //   TERM    FILE ROW FIELD, or a plain number
-//   FILE    a file of benches/results/ without ".json", or `anchors` / `experiments` (benches/)
+//   FILE    a file of benches/results/ without ".json", or `anchors` / `experiments` (benches/), or
+//           `picks` (book/generated/results/picks.json: the row a generated table shows, by its key,
+//           e.g. best/nvidia-h200/bn254/2^20, so that the prose reads the table's own row)
 //   ROW     a row's name or id; else KEY=VALUE[,KEY=VALUE...] matched against the row's fields and
 //           its params (quote a value with spaces: device="NVIDIA H100"); or `-`, the file itself.
 //           It must name exactly one row.
@@ -17,13 +19,26 @@
 //           0..4 (decimals), int (rounded, thousands separated), sci (2.14·10¹⁰),
 //           tex-sci (2.14 \cdot 10^{10}, inside math)
 // Examples: {{fig gpu-msm-nvidia-h200 bls12-377/uniform/2^20/w30 median}} ms;
-//           {{fig anchors id=sppark-h200-bls12-377-20 ms / gpu-msm-nvidia-h200 bls12-377/uniform/2^20/w30 median | 2}}×
+//           {{fig anchors source=target,curve=bn254 ms / gpu-msm-nvidia-h200 bn254/uniform/2^20/w29 median | 2}}×
+//
+// Placeholder:   {{num KEY [| FORMAT]}}
+//   A number that follows from the code, not from a measurement: KEY in book/derived.json, which
+//   crates/msm-gpu/tests/book_numbers.rs computes from the crates and keeps current (it fails when
+//   the code and the file disagree). FORMAT: the default (an integer grouped by thousands with a
+//   space; a real number with 3 or 4 significant figures, as `auto`), 0..4, sci, tex-sci, tex (an
+//   integer grouped with `\,`, for math), word (a small integer in words: "six"), pct (a share in
+//   percent, 0 decimals), chain (a list as `a \to b \to …` in math); a list is joined with ", ",
+//   a string is written as it is, and a table ({columns, rows}) becomes a Markdown table where the
+//   placeholder stands alone on its line.
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { NOT_MAIN } from './prose-lint.js';
+import { conflicts, describe, renderings } from './quantities.js';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
 const PLACEHOLDER = /\{\{fig\s+([^}]*)\}\}/g;
+const NUM = /\{\{num\s+([^}|\s]+)\s*(?:\|\s*([\w-]+)\s*)?\}\}/g;
 const OPS = new Set(['/', '*', '+', '-']);
 
 /** Loads committed data files on demand (one read per file per build). */
@@ -31,13 +46,80 @@ export function dataSource(root = ROOT) {
   const cache = new Map();
   return (file) => {
     if (!cache.has(file)) {
-      const paths = [resolve(root, 'benches/results', `${file}.json`), resolve(root, 'benches', `${file}.json`)];
+      const paths = [resolve(root, 'benches/results', `${file}.json`), resolve(root, 'benches', `${file}.json`),
+        // The rows the generated tables picked (tables.js): `picks`.
+        resolve(root, 'book/generated/results', `${file}.json`)];
       const path = paths.find((p) => { try { readFileSync(p); return true; } catch { return false; } });
       if (!path) throw new Error(`no data file benches/results/${file}.json or benches/${file}.json`);
       cache.set(file, JSON.parse(readFileSync(path, 'utf8')));
     }
     return cache.get(file);
   };
+}
+
+/** The derived numbers (book/derived.json), read once. */
+export function derivedNumbers(root = ROOT) {
+  return JSON.parse(readFileSync(resolve(root, 'book/derived.json'), 'utf8'));
+}
+
+const WORDS = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven',
+  'twelve', 'thirteen', 'fourteen', 'fifteen', 'sixteen', 'seventeen', 'eighteen', 'nineteen', 'twenty'];
+
+/** A derived value as a page shows it: `fmt` as in the header of this file. */
+export function formatDerived(value, fmt, key) {
+  if (value === null || value === undefined) throw new Error(`no key "${key}" in book/derived.json`);
+  if (typeof value === 'string') {
+    if (fmt) throw new Error(`"${key}" is text; it takes no format`);
+    return value;
+  }
+  if (typeof value === 'boolean') throw new Error(`"${key}" is a yes/no, not something to print`);
+  if (Array.isArray(value)) {
+    if (fmt === 'chain') return value.map((x) => formatDerived(x, 'tex', key)).join(' \\to ');
+    return value.map((x) => formatDerived(x, fmt, key)).join(', ');
+  }
+  if (typeof value === 'object') {
+    if (fmt) throw new Error(`"${key}" is a table; it takes no format`);
+    return table(value.columns, value.rows);
+  }
+  if (fmt === 'tex') {
+    if (!Number.isInteger(value)) throw new Error(`"${key}" = ${value} is not an integer (format tex)`);
+    return String(value).replace(/\B(?=(\d{3})+(?!\d))/g, '\\,');
+  }
+  if (fmt === 'word') {
+    if (!Number.isInteger(value) || value < 0 || value >= WORDS.length) throw new Error(`"${key}" = ${value} has no word`);
+    return WORDS[value];
+  }
+  if (fmt === 'pct') return String(Math.round(value));
+  if (!fmt) return Number.isInteger(value) ? format(value, 'int') : format(value, 'auto');
+  return format(value, fmt);
+}
+
+function table(columns, rows) {
+  const line = (cells) => `| ${cells.map((c) => String(c)).join(' | ')} |`;
+  return [line(columns), `|${columns.map(() => '---').join('|')}|`, ...rows.map(line)].join('\n');
+}
+
+/** Replaces every {{num}} placeholder; a table must stand alone on its line. */
+export function renderDerived(text, where, derived = derivedNumbers()) {
+  return text.replace(NUM, (whole, key, fmt, offset) => {
+    try {
+      const value = derived[key];
+      if (value && typeof value === 'object' && !Array.isArray(value)) {
+        const before = text.lastIndexOf('\n', offset - 1) + 1;
+        const after = text.indexOf('\n', offset);
+        const line = text.slice(before, after < 0 ? undefined : after);
+        if (line.trim() !== whole) throw new Error('a table stands alone on its line');
+      }
+      return formatDerived(value, fmt, key);
+    } catch (e) {
+      throw new Error(`${where}: ${whole}: ${e.message}`);
+    }
+  });
+}
+
+/** The {{num}} placeholders of a chapter: [whole, key, format]. */
+export function derivedPlaceholders(text) {
+  return [...text.matchAll(NUM)].map((m) => ({ whole: m[0], key: m[1], fmt: m[2] }));
 }
 
 /** Splits a placeholder body into tokens; a double-quoted value stays one token. */
@@ -115,18 +197,24 @@ export function format(x, fmt = 'auto') {
   }
 }
 
-/** The value and text of one placeholder body, e.g. "gpu-msm-nvidia-h200 bn254/uniform/2^20/w29 median | 2". */
+/** The value and text of one placeholder body, e.g. "gpu-msm-nvidia-h200 bn254/uniform/2^20/w29 median | 2",
+ *  and the data it read: `terms`, one `{ file, doc, row, field, value }` per FILE ROW FIELD. */
 export function evaluate(body, data = dataSource()) {
   const [expr, fmt = 'auto', ...extra] = body.split('|').map((s) => s.trim());
   if (extra.length) throw new Error('more than one "|"');
   const tokens = tokenize(expr);
+  const terms = [];
   let i = 0;
   const term = () => {
     if (i < tokens.length && /^-?\d+(\.\d+)?$/.test(tokens[i])) return Number(tokens[i++]);
     if (i + 3 > tokens.length) throw new Error(`expected FILE ROW FIELD at "${tokens.slice(i).join(' ')}"`);
     const [file, spec, field] = tokens.slice(i, i + 3);
     i += 3;
-    return fieldOf(pickRow(data(file), file, spec), file, spec, field);
+    const doc = data(file);
+    const row = pickRow(doc, file, spec);
+    const value = fieldOf(row, file, spec, field);
+    terms.push({ file, doc, row, field, value });
+    return value;
   };
   let value = term();
   while (i < tokens.length) {
@@ -135,7 +223,7 @@ export function evaluate(body, data = dataSource()) {
     const rhs = term();
     value = op === '/' ? value / rhs : op === '*' ? value * rhs : op === '+' ? value + rhs : value - rhs;
   }
-  return { value, text: format(value, fmt) };
+  return { value, text: format(value, fmt), terms };
 }
 
 /** Replaces every placeholder of a chapter; an error names the chapter and the placeholder. */
@@ -164,13 +252,18 @@ function preprocess() {
   if (process.argv[2] === 'supports') process.exit(0);
   const [context, book] = JSON.parse(readFileSync(0, 'utf8'));
   const data = dataSource(context.root);
+  const derived = derivedNumbers(context.root);
   const errors = [];
+  const main = [];
   const walk = (items) => {
     for (const item of items ?? []) {
       const ch = item.Chapter;
       if (!ch) continue;
+      const name = (ch.source_path ?? ch.path ?? '').split('/').pop();
+      if (name && !NOT_MAIN.has(name)) main.push([name, ch.content]);
       try {
-        ch.content = renderFigures(ch.content, ch.source_path ?? ch.path ?? ch.name, data);
+        const where = ch.source_path ?? ch.path ?? ch.name;
+        ch.content = renderFigures(renderDerived(ch.content, where, derived), where, data);
       } catch (e) {
         errors.push(e.message);
       }
@@ -178,8 +271,16 @@ function preprocess() {
     }
   };
   walk(book.items ?? book.sections);
+  // One value per quantity (quantities.js): a measured quantity the main chapters show from two rows
+  // fails the build, as it fails the prose test.
+  try {
+    const twice = conflicts(renderings(main, { root: context.root, data }));
+    if (twice.length) errors.push(`quantities shown with more than one value (lines count the page with its includes expanded):\n${describe(twice)}`);
+  } catch (e) {
+    errors.push(e.message);
+  }
   if (errors.length) {
-    process.stderr.write(`figures: ${errors.length} placeholder(s) not backed by committed data:\n${errors.join('\n')}\n`);
+    process.stderr.write(`figures: ${errors.length} problem(s) with the book's placeholders:\n${errors.join('\n')}\n`);
     process.exit(1);
   }
   process.stdout.write(JSON.stringify(book));

@@ -9,6 +9,20 @@ const resultsDir = resolve(root, 'benches/results');
 const outDir = resolve(root, 'book/generated/tables');
 
 const sci = (x) => Number(x).toExponential(2);
+
+// What each generated table shows: [data file, row name, field] per measured value, written to
+// book/generated/tables/rendered.json so that the book's check of one value per quantity
+// (wasm-demo/bench/quantities.js) sees the tables' figures beside the prose's.
+const rendered = {};
+const note = (table, file, row, field = 'median') => { (rendered[table] ??= []).push([file, row, field]); };
+const noteAll = (table, file, doc) => {
+  for (const r of doc.results ?? []) {
+    note(table, file, r.name);
+    for (const f of ['speedup_vs_arkworks', 'speedup_vs_ark_ff', 'speedup_vs_ark_ff_wide', 'speedup_vs_one_thread', 'speedup_vs_montgomery']) {
+      if (Number.isFinite(r.params?.[f])) note(table, file, r.name, f);
+    }
+  }
+};
 // A caption names the device and the data file; the commit and date of a run stay in its file and
 // in the ledger's list of result files (book/ledger.md), not on the chapters' pages.
 const header = (doc, file) => `*${doc.device.name} (${doc.device.backend}${doc.device.driver ? `, ${doc.device.driver}` : ''}`
@@ -288,23 +302,35 @@ for (const file of readdirSync(resultsDir).filter((f) => f.endsWith('.json'))) {
   const body = (formatters[doc.suite] ?? generic)(doc);
   const text = `${body}\n\n${header(doc, file)}\n`;
   writeFileSync(resolve(outDir, `${basename(file, '.json')}.md`), text);
+  noteAll(`${basename(file, '.json')}.md`, file, doc);
   if (doc.suite === 'wgsl-mont') {
     const wg = wgslMontWorkgroups({ ...doc, file });
-    if (wg) writeFileSync(resolve(outDir, `${basename(file, '.json')}-workgroups.md`), `${wg}\n`);
+    if (wg) {
+      writeFileSync(resolve(outDir, `${basename(file, '.json')}-workgroups.md`), `${wg}\n`);
+      noteAll(`${basename(file, '.json')}-workgroups.md`, file, doc);
+    }
   }
   if (doc.suite === 'wgsl-mont' && file.endsWith('-v1-loops.json')) {
     const now = resolve(resultsDir, file.replace('-v1-loops', ''));
     const gain = wgslMontGain(doc, JSON.parse(readFileSync(now, 'utf8')), file, basename(now));
     writeFileSync(resolve(outDir, `${basename(file, '.json')}-gain.md`), `${gain}\n`);
+    noteAll(`${basename(file, '.json')}-gain.md`, file, doc);
+    noteAll(`${basename(file, '.json')}-gain.md`, basename(now), JSON.parse(readFileSync(now, 'utf8')));
   }
   // The fixed-name tables show what a browser does by default: runs with a browser flag (wide
   // arithmetic) are left to the tables that name them (mont-wasm-wide.md, their own files).
   const flagged = doc.params?.browser_flags?.length > 0;
-  if (latestAlias[doc.suite] && !flagged && !(newest[doc.suite]?.date > doc.date)) newest[doc.suite] = { date: doc.date, text };
+  if (latestAlias[doc.suite] && !flagged && !(newest[doc.suite]?.date > doc.date)) newest[doc.suite] = { date: doc.date, text, file, doc };
   const wide = doc.suite === 'mont-wasm' ? montWasmWide(doc) : null;
-  if (wide && !(newest.wide?.date > doc.date)) newest.wide = { date: doc.date, text: `${wide}\n\n${header(doc, file)}\n`, alias: 'mont-wasm-wide.md' };
+  if (wide && !(newest.wide?.date > doc.date)) {
+    const rows = { ...doc, results: WIDE_TABLE_ROWS.flatMap((v) => doc.results.filter((r) => r.params.variant === v)) };
+    newest.wide = { date: doc.date, text: `${wide}\n\n${header(doc, file)}\n`, alias: 'mont-wasm-wide.md', file, doc: rows };
+  }
 }
-for (const [suite, { text, alias }] of Object.entries(newest)) writeFileSync(resolve(outDir, alias ?? latestAlias[suite]), text);
+for (const [suite, { text, alias, file, doc }] of Object.entries(newest)) {
+  writeFileSync(resolve(outDir, alias ?? latestAlias[suite]), text);
+  noteAll(alias ?? latestAlias[suite], file, doc);
+}
 
 // ---------------------------------------------------------------------------------------------
 // The Results chapter (book/results.md): GPU MSM timings from every benches/results/gpu-msm-*.json,
@@ -329,11 +355,16 @@ for (const [suite, { text, alias }] of Object.entries(newest)) writeFileSync(res
   const optionalJson = (path) => { try { return readJson(path); } catch { return null; } };
 
   const CURVE_NAMES = { 'bls12-377': 'BLS12-377', bn254: 'BN254', 'bls12-381': 'BLS12-381', 'ed-on-bls12-377': 'Ed-on-BLS12-377' };
-  // Bits of the scalar-field modulus r (the GPU plan asks for ⌈(b + 1)/c⌉ windows): the floor table.
-  const R_BITS = { 'bls12-377': 253, bn254: 254, 'bls12-381': 255, 'ed-on-bls12-377': 251 };
-  // Montgomery products per addition: mixed XYZZ + affine (SMVP), general XYZZ (running sums).
-  const MIXED_ADD_PRODUCTS = 10;
-  const GENERAL_ADD_PRODUCTS = 14;
+  // Numbers that follow from the code, as the crates compute them (book/derived.json, kept current
+  // by crates/msm-gpu/tests/book_numbers.rs): the bits of each curve's r (the GPU plan asks for
+  // ⌈(b + 1)/c⌉ windows) and the Montgomery products of a mixed XYZZ + affine addition (SMVP) and
+  // of a general XYZZ addition (running sums), for the floor and window tables.
+  const derived = readJson(resolve(root, 'book/derived.json'));
+  const R_BITS = Object.fromEntries(Object.keys(CURVE_NAMES).map((c) => [c, derived[`scalar.bits.${c}`]]));
+  const MIXED_ADD_PRODUCTS = derived['ops.xyzz.madd.products'];
+  const GENERAL_ADD_PRODUCTS = derived['ops.xyzz.add.products'];
+  // The bound the non-uniform scalars are held to: their time within this factor of uniform ones'.
+  const PATTERN_BOUND = 1.5;
   const curveName = (c) => CURVE_NAMES[c] ?? c;
   const sum = (xs) => xs.reduce((a, b) => a + b, 0);
   const pow2 = (k) => (Number.isInteger(k) ? `2^${k}` : String(k));
@@ -379,13 +410,34 @@ for (const [suite, { text, alias }] of Object.entries(newest)) writeFileSync(res
       about: doc.experiment ?? doc.note ?? null };
   }).filter(Boolean);
   // Ours, natively: not the page's runs (suite gpu-msm-browser) nor a peer library's (gpu-msm-sppark).
-  const current = files.filter((f) => !f.experiment && (f.doc.suite ?? 'gpu-msm') === 'gpu-msm');
+  // A browser run's `native/…` rows are native runs of the same protocol, measured beside the
+  // page: they count like any other (the newest run of a configuration is the one shown).
+  const current = files.filter((f) => !f.experiment && ['gpu-msm', 'gpu-msm-browser'].includes(f.doc.suite ?? 'gpu-msm'))
+    .map((f) => (f.doc.suite === 'gpu-msm-browser' ? { ...f, rows: f.rows.filter((r) => r.name.startsWith('native/')) } : f))
+    .filter((f) => f.rows.length);
   const devices = [...new Set(current.map((f) => f.device))];
   const byName = Object.fromEntries(files.map((f) => [f.file, f]));
 
-  /** Among rows of one configuration, the plain run: the shortest name (no sweep suffix), then the fastest. */
-  const plain = (rows) => [...rows].sort((a, b) => a.name.length - b.name.length || a.median - b.median)[0];
-  const fastest = (rows) => rows.reduce((a, b) => (b.median < a.median ? b : a), rows[0]);
+  /** Tokens of a row name that force the plan (a window `c16`, a chunk `k264`, batches `b2`, a
+   *  first batch `f…`, segments `s…`, a workgroup size, a batch size, an upload path…): a run of
+   *  the plan's own choices has none. */
+  const FORCED = /^(?:c\d+|k\d+|b\d+|f\d+|s\d+|wg\d+|batch=.*|upload=.*|wait-after-upload|limits=.*)$/;
+  const planDefault = (r) => !r.name.split('/').some((t) => FORCED.test(t));
+  /** The fastest of `rows`, verified runs first: what a table that says "fastest" shows. */
+  const fastest = (rows) => {
+    const pool = rows.some((r) => r.verified) ? rows.filter((r) => r.verified) : rows;
+    return pool.reduce((a, b) => (b.median < a.median ? b : a), pool[0]);
+  };
+  /** Among runs of one configuration (from one or several files), the one a table shows: a run
+   *  of the plan's own choices where there is one; of those, the newest (a new run of the protocol
+   *  replaces the one before, so a configuration shows one value wherever the book shows it), and
+   *  of the newest, the fastest verified. */
+  const plain = (rows) => {
+    const own = rows.some(planDefault) ? rows.filter(planDefault) : rows;
+    const dateOf = (r) => String(byName[r.file]?.date ?? '');
+    const newest = own.reduce((d, r) => (dateOf(r) > d ? dateOf(r) : d), '');
+    return fastest(own.filter((r) => dateOf(r) === newest));
+  };
   const isHost = (r) => r.mode === 'host-arrays';
   const isDefault = (r) => r.pattern === 'uniform' && r.edit === 'none' && isHost(r);
   const stageMs = (row, name) => row.stages.find((s) => s.name === name)?.ms ?? row.host.find((h) => h.name === name)?.ms ?? null;
@@ -465,6 +517,7 @@ for (const [suite, { text, alias }] of Object.entries(newest)) writeFileSync(res
         rowsOut.push([curveName(curve), pow2(logN),
           ...perDevice.map((d) => {
             const r = d.scaling[curve]?.best.find((x) => x.logN === logN);
+            if (r) note('results/gpu-msm-vs-anchors.md', r.file, r.name);
             return r ? `**${ms(r.median)}** (${r.limb}-bit${r.verified ? '' : ', ✘ not verified'})` : '—';
           }),
           ...anchorColumns.map((a) => {
@@ -475,8 +528,7 @@ for (const [suite, { text, alias }] of Object.entries(newest)) writeFileSync(res
       }
     }
     out.push(table(cols, rowsOut), '');
-    // How far each of ours is from sppark on the same GPU model where a figure is published (the
-    // anchor's device name a prefix of ours), else from sppark on the H100 (a closely comparable GPU).
+    // Each device's verdict against the project's targets (benches/anchors.json, source "target").
     const verdicts = [];
     for (const d of perDevice) {
       for (const t of targets) {
@@ -496,39 +548,61 @@ for (const [suite, { text, alias }] of Object.entries(newest)) writeFileSync(res
   // --- sppark beside ours: the same GPU, the same inputs, one call (benches/sppark) ---
   {
     const out = [];
-    for (const peer of files.filter((f) => f.doc.suite === 'gpu-msm-sppark')) {
+    const earlier = [];
+    const peers = files.filter((f) => f.doc.suite === 'gpu-msm-sppark');
+    // The results chapter shows the newest run beside sppark on each device; the earlier ones are
+    // history (the ledger includes them), so that one configuration shows one value.
+    const newestPeer = (f) => !peers.some((g) => g.device === f.device && String(g.date) > String(f.date));
+    for (const peer of peers) {
+      const target = newestPeer(peer) ? out : earlier;
+      const tableName = newestPeer(peer) ? 'results/gpu-msm-vs-sppark.md' : 'results/gpu-msm-vs-sppark-earlier.md';
       const ours = current.find((f) => f.device === peer.device && f.date === peer.date);
       const memory = (r) => r.name.split('/').pop();
       const kinds = unique(peer.rows.map(memory));
       const resident = (r) => r.mode === 'resident' && r.copies === 1;
       const withResident = (ours?.rows ?? []).some(resident);
-      const cols = ['Curve', 'n', 'ours, 64-bit products (ms)', 'ours, 15-bit portable (ms)',
+      const withPortable = (ours?.rows ?? []).some((r) => r.limb === 15 && isHost(r) && r.pattern === 'uniform');
+      const withPeerResident = kinds.includes('resident');
+      const cols = ['Curve', 'n', 'ours, 64-bit products (ms)', ...(withPortable ? ['ours, 15-bit portable (ms)'] : []),
         ...(withResident ? ['ours, bases resident (ms)'] : []),
-        ...kinds.map((k) => `sppark, ${k} (ms)`), 'ours ÷ sppark pinned'];
+        ...kinds.map((k) => `sppark, ${k} (ms)`), 'ours ÷ sppark pinned',
+        ...(withResident && withPeerResident ? ['resident: ours ÷ sppark'] : [])];
       const rowsOut = [];
       for (const curve of unique(peer.rows.map((r) => r.curve))) {
         for (const logN of unique(peer.rows.filter((r) => r.curve === curve).map((r) => r.logN)).sort(byNumber)) {
           const mine = (ours?.rows ?? []).filter((r) => r.curve === curve && r.logN === logN && r.pattern === 'uniform'
             && r.edit === 'none' && (isHost(r) || resident(r)));
-          const native = mine.find((r) => r.limb > 16 && !resident(r));
-          const portable = mine.find((r) => r.limb === 15 && !resident(r));
-          const kept = mine.find((r) => r.limb > 16 && resident(r));
+          const pick = (rows) => (rows.length ? plain(rows) : undefined);
+          const native = pick(mine.filter((r) => r.limb > 16 && !resident(r)));
+          const portable = pick(mine.filter((r) => r.limb === 15 && !resident(r)));
+          const kept = pick(mine.filter((r) => r.limb > 16 && resident(r)));
           const theirs = (k) => peer.rows.find((r) => r.curve === curve && r.logN === logN && memory(r) === k);
-          const cell = (r) => (r ? `${ms(r.median)}${r.verified ? '' : ' ✘'}` : '—');
+          const cell = (r) => {
+            if (r) note(tableName, r.file, r.name);
+            return r ? `${ms(r.median)}${r.verified ? '' : ' ✘'}` : '—';
+          };
           const pinned = theirs('pinned');
-          rowsOut.push([curveName(curve), pow2(logN), cell(native), cell(portable),
+          const theirsKept = theirs('resident');
+          rowsOut.push([curveName(curve), pow2(logN), cell(native), ...(withPortable ? [cell(portable)] : []),
             ...(withResident ? [cell(kept)] : []), ...kinds.map((k) => cell(theirs(k))),
-            native && pinned ? `${ratio(native.median / pinned.median)}×` : '—']);
+            native && pinned ? `${ratio(native.median / pinned.median)}×` : '—',
+            ...(withResident && withPeerResident ? [kept && theirsKept ? `${ratio(kept.median / theirsKept.median)}×` : '—'] : [])]);
         }
       }
-      out.push(`**${peer.device}**`, '', table(cols, rowsOut), '',
+      target.push(`**${peer.device}**`, '', table(cols, rowsOut), '',
         `*sppark: ${code(`benches/results/${peer.file}`)} (${peer.doc.build?.sppark ?? 'sppark'}); `
-        + `ours: ${ours ? code(`benches/results/${ours.file}`) : 'no run of ours beside it'}. `
-        + 'Host arrays to the affine result, median of the timed runs, every run checked against arkworks; '
-        + '✘ marks a run not verified, — a size not run.*', '');
+        + `ours: ${ours ? code(`benches/results/${ours.file}`) : 'no run of ours beside it'}, the same day. `
+        + 'Median of the timed runs, every run checked against arkworks; ✘ marks a run not verified, — a size not run. '
+        + 'Each timed span runs from the host\'s arrays to the affine result, but holds different work. sppark\'s '
+        + 'allocates its buckets, histogram and temporaries on the device in every call (stream-ordered, which the CUDA '
+        + 'driver may serve from its memory pool) and frees them; with bases resident it keeps its buckets and points and '
+        + 'allocates only the scalars\' and digits\' temporaries per call. Ours keeps every device buffer, and a mapped '
+        + 'staging buffer it copies the input into, from the call before (the warm-up runs allocated them). With bases '
+        + 'resident both keep their points and buckets: the closest to equal footing.*', '');
     }
     if (!out.length) out.push('*No sppark run (`benches/results/gpu-msm-sppark-<device>.json`) is committed yet.*');
     emit('gpu-msm-vs-sppark.md', out.join('\n'));
+    emit('gpu-msm-vs-sppark-earlier.md', earlier.length ? earlier.join('\n') : '*No earlier sppark run.*');
   }
 
   // --- the forms of issue 32 beside the default, from the files that have them: the batch-affine
@@ -542,7 +616,10 @@ for (const [suite, { text, alias }] of Object.entries(newest)) writeFileSync(res
       .map(([curve, logN, limb]) => ({ curve, logN: Number(logN), limb: Number(limb) }))
       .sort((a, b) => a.curve.localeCompare(b.curve) || a.logN - b.logN || a.limb - b.limb);
     const at = (rows, k) => rows.filter((r) => r.curve === k.curve && r.logN === k.logN && r.limb === k.limb);
-    const cell = (r) => (r ? `${ms(r.median)}${r.verified ? '' : ' ✘'}` : '—');
+    const cell = (r) => {
+      if (r) note('results/gpu-msm-forms.md', r.file, r.name);
+      return r ? `${ms(r.median)}${r.verified ? '' : ' ✘'}` : '—';
+    };
     const against = (r, base) => (r && base ? `${ratio(r.median / base.median)}×` : '—');
     for (const f of current) {
       const host = f.rows.filter((r) => isHost(r) && r.pattern === 'uniform');
@@ -609,6 +686,7 @@ for (const [suite, { text, alias }] of Object.entries(newest)) writeFileSync(res
           return [pow2(Math.log2(n)), ...s.series.map((x) => {
             const r = x.points.find((p) => p.n === n);
             if (!r) return '—';
+            note('results/gpu-msm-scaling.md', r.file, r.name);
             const cell = `${ms(r.median)} (${ms(r.min)}–${ms(r.max)})${r.verified ? '' : ' ✘'}`;
             return r === best ? `**${cell}**` : cell;
           }), quarter ? `${ratio(best.median / quarter.median)}×` : '—'];
@@ -627,6 +705,7 @@ for (const [suite, { text, alias }] of Object.entries(newest)) writeFileSync(res
     for (const d of perDevice) {
       for (const [curve, s] of Object.entries(d.scaling)) {
         const runs = s.best;
+        for (const r of runs) note('results/gpu-msm-stages.md', r.file, r.name);
         const stages = stageOrder(runs);
         const phases = hostOrder(runs);
         const cols = ['', ...runs.map((r) => `${pow2(r.logN)} (${r.limb}-bit, c = ${r.c ?? '?'})`)];
@@ -669,6 +748,8 @@ for (const [suite, { text, alias }] of Object.entries(newest)) writeFileSync(res
           const rs = m.doc.results.filter((r) => r.params?.field === `${curve}-fq` && r.params?.limb_bits === limb && r.verified !== false);
           if (rs.length) {
             sources.add(code(`benches/results/${m.f}`));
+            const top = rs.reduce((a, b) => (b.median > a.median ? b : a));
+            note('results/gpu-msm-floor.md', m.f, top.name);
             return Math.max(...rs.map((r) => r.median));
           }
         }
@@ -677,6 +758,7 @@ for (const [suite, { text, alias }] of Object.entries(newest)) writeFileSync(res
       const rowsOut = [];
       for (const [curve, s] of Object.entries(d.scaling)) {
         for (const r of s.best) {
+          note('results/gpu-msm-floor.md', r.file, r.name);
           const b = R_BITS[curve];
           if (!b || !Number.isFinite(r.c)) continue;
           const W = Math.ceil((b + 1) / r.c);
@@ -726,14 +808,16 @@ for (const [suite, { text, alias }] of Object.entries(newest)) writeFileSync(res
         const match = (u) => u.pattern === 'uniform' && u.edit === 'none' && isHost(u) && u.curve === r.curve && u.n === r.n && u.limb === r.limb;
         const peers = f.rows.some(match) ? f.rows.filter(match) : pool.filter(match);
         const u = peers.length ? plain(peers) : null;
+        note('results/gpu-msm-patterns.md', r.file, r.name);
         rowsOut.push([curveName(r.curve), pow2(r.logN), `${r.limb}`, code(r.pattern), `${ms(r.median)}${r.verified ? '' : ' ✘'}`,
-          u ? ms(u.median) : '—', u ? `${ratio(r.median / u.median)}×` : '—',
-          u ? (r.median <= 1.5 * u.median ? '✔ ≤ 1.5×' : '✘ > 1.5×') : '—']);
+          u ? `${ratio(r.median / u.median)}×` : '—',
+          u ? (r.median <= PATTERN_BOUND * u.median ? `✔ ≤ ${PATTERN_BOUND}×` : `✘ > ${PATTERN_BOUND}×`) : '—']);
       }
     }
     if (rowsOut.length) {
-      out.push(table(['Curve', 'n', 'limb bits', 'scalars', 'median (ms)', 'uniform, same n and width (ms)', 'ratio', 'within 1.5× of uniform'], rowsOut), '');
-      out.push(`*${code('small')}: 90% of the scalars below 2^10, the rest uniform; ${code('equal')}: every scalar drawn from a pool of 64. ${describe(pick)}*`);
+      out.push(table(['Curve', 'n', 'limb bits', 'scalars', 'median (ms)', '÷ uniform scalars, same run', `within ${PATTERN_BOUND}× of uniform`], rowsOut), '');
+      out.push(`*${code('small')}: 90% of the scalars below 2^10, the rest uniform; ${code('equal')}: every scalar drawn from a pool of 64. `
+        + `The ratio is against the run with uniform scalars of the same file, at the same n and width. ${describe(pick)}*`);
     } else out.push('*No run with non-uniform scalars is committed yet.*');
     emit('gpu-msm-patterns.md', out.join('\n'));
   }
@@ -751,6 +835,7 @@ for (const [suite, { text, alias }] of Object.entries(newest)) writeFileSync(res
     for (const g of sweeps) {
       const r0 = g[0];
       const stages = stageOrder(g).filter((st) => st.startsWith('smvp'));
+      for (const r of g) note(`results/chunks-${basename(f.file, '.json')}.md`, r.file, r.name);
       const rowsOut = [...g].sort((a, b) => a.chunk - b.chunk || a.name.length - b.name.length).map((r) => [`${r.chunk}`,
         `${r.levels ?? '—'}`, ...stages.map((st) => ms(stageMs(r, st))), `${ms(r.median)}${r.verified ? '' : ' ✘'}`]);
       out.push(`**${curveName(r0.curve)}, ${pow2(r0.logN)}, ${r0.limb}-bit limbs, ${r0.pattern} scalars, ${f.device}**`, '',
@@ -783,6 +868,7 @@ for (const [suite, { text, alias }] of Object.entries(newest)) writeFileSync(res
           && r.pattern === r0.pattern && r.edit === 'none' && isHost(r);
         const planC = (g.find(ruled) ?? current.filter((c) => c.device === f.device).flatMap((c) => c.rows).find(ruled))?.c;
         const base = byC.find((r) => r.c === planC) ?? plain(g);
+        for (const r of [...byC, base]) note('results/gpu-msm-windows.md', r.file, r.name);
         const rowsOut = byC.map((r) => {
           const W = b ? Math.ceil((b + 1) / r.c) : null;
           const products = W ? MIXED_ADD_PRODUCTS * r.n * W + GENERAL_ADD_PRODUCTS * W * 2 ** r.c : null;
@@ -912,5 +998,25 @@ for (const [suite, { text, alias }] of Object.entries(newest)) writeFileSync(res
     } : null,
   };
   writeFileSync(resolve(dataDir, 'gpu-msm.json'), `${JSON.stringify(data, null, 1)}\n`);
+
+  // --- the rows the tables picked, by a key the prose can name: {{fig picks KEY FIELD}} reads the
+  // same row as the table beside it (best/<device>/<curve>/2^<log n>: the fastest verified run at
+  // that n, as the anchors, stages and floor tables show it; width/<…>/w<limb>: the scaling
+  // table's run at that width) ---
+  const slug = (device) => device.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+  const original = (r) => byName[r.file].doc.results.find((x) => x.name === r.name);
+  const picks = [];
+  for (const d of perDevice) {
+    for (const [curve, sc] of Object.entries(d.scaling)) {
+      for (const r of sc.best) picks.push({ ...original(r), id: `best/${slug(d.device)}/${curve}/2^${r.logN}`, source: { file: r.file, name: r.name } });
+      for (const x of sc.series) {
+        for (const r of x.points) picks.push({ ...original(r), id: `width/${slug(d.device)}/${curve}/2^${r.logN}/w${x.limb}`, source: { file: r.file, name: r.name } });
+      }
+    }
+  }
+  picks.push({ id: 'target/patterns', bound: PATTERN_BOUND });
+  writeFileSync(resolve(dataDir, 'picks.json'), `${JSON.stringify({ suite: 'picks', generated_by: 'wasm-demo/bench/tables.js', results: picks }, null, 1)}\n`);
   for (const [name, text] of Object.entries(written)) writeFileSync(resolve(tablesDir, name), text);
 }
+
+writeFileSync(resolve(outDir, 'rendered.json'), `${JSON.stringify(rendered, null, 1)}\n`);

@@ -91,7 +91,7 @@ async function checkAutoBackend(page, runs) {
 }
 
 // Checks that run on a chapter's page after its widgets' quick runs (their workers still warm).
-const afterQuickRuns = { 'wasm-msm.html': checkAutoBackend };
+const afterQuickRuns = { 'prover.html': checkAutoBackend };
 
 describe('every page of SUMMARY.md', () => {
   assert.ok(chapters.length >= 12, `SUMMARY.md lists ${chapters.length} chapters`);

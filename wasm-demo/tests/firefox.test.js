@@ -86,17 +86,17 @@ const afterQuickRuns = {
       else assert.match(why.get(v), /lacks WebAssembly wide arithmetic.*javascript\.options\.wasm_wide_arithmetic/);
     }
   },
-  'batch-affine.html': async (_page, runs) => {
+  'wasm-msm.html': async (_page, runs) => {
     const result = run(runs, 'cpu-msm');
     const widget = await import('../../book/widgets/widgets/cpu-msm.js');
     const ran = new Set(result.results.map((r) => r.params.variant));
     if (result.features.relaxed_package) assert.ok(widget.RELAXED_VARIANTS.every((v) => ran.has(v)), 'the relaxed-SIMD rows ran');
     else assert.deepEqual(result.unavailable.map((u) => u.variant), widget.RELAXED_VARIANTS, 'missing relaxed SIMD is reported');
-  },
-  'wasm-msm.html': async (_page, runs) => {
     const threads = run(runs, 'cpu-threads');
     assert.equal(threads.modes.shared.ok, true, `shared memory in Firefox: ${threads.modes.shared.why}`);
     for (const mode of ['shared', 'message']) assert.ok(threads.results.some((r) => r.params.mode === mode), `${mode} ran`);
+  },
+  'prover.html': async (_page, runs) => {
     assert.equal(run(runs, 'msm-auto').crossover.gpu, true, 'the crossover was measured with the GPU (WebGPU on)');
   },
   'webgpu-device.html': async (_page, runs, t) => {

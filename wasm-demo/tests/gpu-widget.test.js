@@ -234,8 +234,8 @@ describe('gpu-msm widget', () => {
     assert.equal(await root.getAttribute('data-prepared'), null, 'nothing was prepared after the run');
     const link = root.locator('.fm-message a');
     await link.click();
-    await page.waitForURL(/batch-affine\.html#count-it-yourself$/);
-    assert.equal(await page.locator('#count-it-yourself').count(), 1, 'the link lands on the CPU widget');
+    await page.waitForURL(/wasm-msm\.html#run-it-on-your-cpu$/);
+    assert.equal(await page.locator('#run-it-on-your-cpu').count(), 1, 'the link lands on the CPU widget');
     assert.equal(await page.locator('.fastmsm-widget[data-widget="cpu-msm"]').count(), 1);
     assert.deepEqual(problems, []);
     await context.close();

@@ -50,7 +50,8 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { ROOT, dataSource, evaluate, format, placeholders, renderFigures } from '../bench/figures.js';
+import { ROOT, dataSource, derivedNumbers, derivedPlaceholders, evaluate, format, placeholders, renderDerived, renderFigures } from '../bench/figures.js';
+import { conflicts, describe as describeConflicts, renderings } from '../bench/quantities.js';
 import { NOT_MAIN, labLogWords, literalFigures, placeholderConstants, renderedHashes } from '../bench/prose-lint.js';
 
 const BOOK = resolve(ROOT, 'book');
@@ -71,6 +72,49 @@ test('every {{fig}} placeholder of every chapter resolves against committed data
   }
   assert.deepEqual(bad, [], bad.join('\n'));
   assert.ok(count > 20, `only ${count} placeholders: the chapters should render their figures from data`);
+});
+
+// Numbers that follow from the code: {{num KEY}} reads book/derived.json, which
+// crates/msm-gpu/tests/book_numbers.rs computes from the crates and keeps current (cargo test fails
+// when the code moves a number the file holds); a key the file lacks fails the build here.
+test('every {{num}} placeholder names a number the code computed, and a missing one is refused', () => {
+  const derived = derivedNumbers();
+  const bad = [];
+  let count = 0;
+  for (const f of chapters) {
+    const before = bad.length;
+    for (const p of derivedPlaceholders(read(f))) {
+      count += 1;
+      try { renderDerived(p.whole, f, derived); } catch (e) { bad.push(e.message); }
+    }
+    // The whole page too (a table placeholder must stand alone on its line), once each alone passed.
+    if (bad.length === before) {
+      try { renderDerived(read(f), f, derived); } catch (e) { bad.push(e.message); }
+    }
+  }
+  assert.deepEqual(bad, [], bad.join('\n'));
+  assert.ok(count > 100, `only ${count} {{num}} placeholders`);
+  assert.equal(renderDerived('{{num gpu.window.rule_max}} and {{num gpu.ex.limit | tex}}', 't', { 'gpu.window.rule_max': 17, 'gpu.ex.limit': 134217728 }),
+    '17 and 134\\,217\\,728');
+  for (const [text, why] of [
+    ['{{num gpu.window.rule_maximum}}', /no key "gpu.window.rule_maximum"/],
+    ['a table inline: {{num window.rule_table}}', /stands alone on its line/],
+    ['{{num fields.count | hex}}', /unknown format/],
+  ]) assert.throws(() => renderDerived(text, 't', derived), why, text);
+});
+
+// One value per quantity (wasm-demo/bench/quantities.js): a measured quantity (device, browser,
+// configuration, field) the main chapters show, in their prose or in the generated tables they
+// include, comes from one row of one data file everywhere.
+test('every measured quantity is shown with one value: prose and tables read the same row', () => {
+  const mainText = main.map((f) => [f, read(f)]);
+  const injected = conflicts(renderings([...mainText, ['injected.md',
+    'The H200 took {{fig gpu-msm-skewed-nvidia-h200 bls12-377/uniform/2^20/w30 median}} ms and '
+    + '{{fig gpu-msm-nvidia-h200 bls12-377/uniform/2^20/w30 median}} ms.']], { data }));
+  assert.ok(injected.some((c) => Object.values(c.sources).flat().some((w) => w.startsWith('injected.md'))),
+    'two runs of one configuration, rendered side by side, are found');
+  const found = conflicts(renderings(mainText, { data }));
+  assert.deepEqual(found, [], `quantities shown with more than one value (use the row the tables use, picks KEY, or one file):\n${describeConflicts(found)}`);
 });
 
 test('a placeholder renders the committed value, and a wrong one is refused with a reason', () => {

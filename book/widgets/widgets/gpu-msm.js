@@ -33,7 +33,7 @@ import { median, round } from '../core/stats.js';
 
 export const title = 'MSM on your GPU';
 const MAX_LOG_N = 20;
-const CPU_WIDGET = { text: 'the CPU MSM widget (WebAssembly, runs everywhere)', href: 'batch-affine.html#count-it-yourself' };
+const CPU_WIDGET = { text: 'the CPU MSM widget (WebAssembly, runs everywhere)', href: 'wasm-msm.html#run-it-on-your-cpu' };
 
 export const controls = [
   { name: 'curve', label: 'Curve', type: 'select', default: 'bls12-377', options: [...CURVES, { value: 'all', label: 'all four' }] },

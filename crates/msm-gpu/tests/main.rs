@@ -6,6 +6,7 @@
 
 mod api;
 mod bigint_add;
+mod book_numbers;
 mod book_tables;
 mod calibration;
 mod contract;

@@ -97,3 +97,54 @@ impl GpuMsm {
         })
     }
 }
+
+/// The device memory of one plan, as [`GpuMsm`] allocates it: each binding's buffer and the
+/// parameter records. Computed without a device, for the book's worked example
+/// (`crates/msm-gpu/tests/book_numbers.rs`).
+#[derive(Clone, Debug)]
+pub struct PlanLayout {
+    /// (variable name in msm.wgsl, bytes) of every buffer the plan allocates, by binding index;
+    /// the errors share the window sums' buffer and have no entry.
+    pub buffers: Vec<(&'static str, u64)>,
+    /// Distinct parameter records in the `params` buffer.
+    pub records: usize,
+    /// Bytes of one record in the `params` buffer, padded to the offset alignment.
+    pub record_bytes: u64,
+    /// Bytes before the window sums in their buffer: the error words, padded likewise.
+    pub header_bytes: u64,
+}
+
+/// The [`PlanLayout`] of `plan` for `curve` at the limb width of `constants`, on a device whose
+/// `minStorageBufferOffsetAlignment` is `offset_alignment`.
+#[doc(hidden)]
+pub fn layout(
+    curve: super::GpuCurve,
+    constants: &fastmsm_mont::LimbConstants,
+    plan: &Plan,
+    offset_alignment: u64,
+) -> PlanLayout {
+    let records = super::run::record_count(plan);
+    let record_bytes = super::contract::Params::BYTES.next_multiple_of(offset_alignment);
+    let header_bytes = 8u64.next_multiple_of(offset_alignment);
+    let buffers = Binding::ALL
+        .iter()
+        .filter_map(|&b| {
+            let words = super::run::buffer_words(
+                plan,
+                constants.limbs,
+                curve.coord_words(),
+                records,
+                record_bytes,
+                header_bytes,
+                b,
+            )?;
+            Some((b.info().name, (words.max(1) * 4) as u64))
+        })
+        .collect();
+    PlanLayout {
+        buffers,
+        records,
+        record_bytes,
+        header_bytes,
+    }
+}

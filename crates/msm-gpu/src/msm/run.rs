@@ -73,15 +73,7 @@ pub(super) struct Resources {
 
 impl Resources {
     pub(super) fn new(ctx: &GpuContext, msm: &GpuMsm, plan: &Plan, timestamps: bool) -> Self {
-        let limbs = msm.constants.limbs;
-        let point_words = 4 * limbs;
-        let (batch, windows, buckets) = (
-            plan.batch,
-            plan.virtual_windows() as usize,
-            plan.buckets as usize,
-        );
-        // Digits and SMVP entries: one per window of every copy of each point.
-        let digits = (plan.copies * plan.windows) as usize;
+        let (limbs, batch) = (msm.constants.limbs, plan.batch);
         let align = ctx.limits.min_storage_buffer_offset_alignment as u64;
         let records = records(plan);
         let record_bytes = Params::BYTES.next_multiple_of(align);
@@ -97,36 +89,26 @@ impl Resources {
         // COPY_SRC on every buffer: the stage tests read intermediates back (msm::inspect).
         let none = wgpu::BufferUsages::empty();
         let copy_dst = wgpu::BufferUsages::COPY_DST;
-        let heads = plan.smvp_passes(batch)[0].invocations as usize * point_words;
         let buffers = Binding::ALL
             .iter()
             .map(|&b| {
-                let (words, usage) = match b {
-                    Binding::Params => (records.len() * record_bytes as usize / 4, copy_dst),
-                    Binding::PointsIn => (batch * 2 * msm.curve.coord_words(), copy_dst),
+                let words = buffer_words(
+                    plan,
+                    limbs,
+                    msm.curve.coord_words(),
+                    records.len(),
+                    record_bytes,
+                    header_bytes,
+                    b,
+                )?;
+                let usage = match b {
                     // COPY_DST: packed MSMs over resident bases are copied in (run_batch).
-                    Binding::Points => (batch * 2 * limbs, copy_dst),
-                    Binding::Scalars => (batch * 8, copy_dst),
-                    Binding::Digits | Binding::Entries => (digits * batch, none),
-                    Binding::Counts => (windows * (buckets + 1), copy_dst),
-                    Binding::Offsets => (windows * (buckets + 2), none),
-                    Binding::Buckets => (windows * (buckets + 1) * point_words, none),
-                    Binding::Partials => (windows * plan.segments as usize * point_words, none),
-                    Binding::WindowSums => {
-                        (header_bytes as usize / 4 + windows * point_words, copy_dst)
+                    Binding::Params | Binding::PointsIn | Binding::Points | Binding::Scalars => {
+                        copy_dst
                     }
-                    Binding::HeadsIn | Binding::HeadsOut => (heads, none),
-                    Binding::BucketSums if plan.lanes > 1 => {
-                        (windows * (buckets + 1) * 2 * limbs, copy_dst)
-                    }
-                    Binding::BucketSums => (1, none),
-                    Binding::LaneValues if plan.lanes > 1 => {
-                        let chunks = plan.smvp_passes(batch)[0].invocations as usize;
-                        let lanes = plan.lanes as usize;
-                        (chunks.next_multiple_of(lanes) * 3 * limbs, none)
-                    }
-                    Binding::LaneValues => (1, none),
-                    Binding::Errors => return None,
+                    Binding::Counts | Binding::WindowSums => copy_dst,
+                    Binding::BucketSums if plan.lanes > 1 => copy_dst,
+                    _ => none,
                 };
                 let usage = usage | wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC;
                 Some(buffer(b.info().name, words, usage))
@@ -258,6 +240,49 @@ fn slice(buffer: &wgpu::Buffer, offset: u64, size: Option<u64>) -> wgpu::Binding
     })
 }
 
+/// The words of `b`'s buffer for `plan` (`None`: the errors, which sit at the head of the window
+/// sums' buffer): what [`Resources::new`] allocates, and [`super::inspect::layout`] reports.
+pub(super) fn buffer_words(
+    plan: &Plan,
+    limbs: usize,
+    coord_words: usize,
+    records: usize,
+    record_bytes: u64,
+    header_bytes: u64,
+    b: Binding,
+) -> Option<usize> {
+    let point_words = 4 * limbs;
+    let (batch, windows, buckets) = (
+        plan.batch,
+        plan.virtual_windows() as usize,
+        plan.buckets as usize,
+    );
+    // Digits and SMVP entries: one per window of every copy of each point.
+    let digits = (plan.copies * plan.windows) as usize;
+    let heads = plan.smvp_passes(batch)[0].invocations as usize * point_words;
+    Some(match b {
+        Binding::Params => records * record_bytes as usize / 4,
+        Binding::PointsIn => batch * 2 * coord_words,
+        Binding::Points => batch * 2 * limbs,
+        Binding::Scalars => batch * 8,
+        Binding::Digits | Binding::Entries => digits * batch,
+        Binding::Counts => windows * (buckets + 1),
+        Binding::Offsets => windows * (buckets + 2),
+        Binding::Buckets => windows * (buckets + 1) * point_words,
+        Binding::Partials => windows * plan.segments as usize * point_words,
+        Binding::WindowSums => header_bytes as usize / 4 + windows * point_words,
+        Binding::HeadsIn | Binding::HeadsOut => heads,
+        Binding::BucketSums if plan.lanes > 1 => windows * (buckets + 1) * 2 * limbs,
+        Binding::BucketSums => 1,
+        Binding::LaneValues if plan.lanes > 1 => {
+            let chunks = plan.smvp_passes(batch)[0].invocations as usize;
+            chunks.next_multiple_of(plan.lanes as usize) * 3 * limbs
+        }
+        Binding::LaneValues => 1,
+        Binding::Errors => return None,
+    })
+}
+
 /// The stage of an SMVP pass at `level`: level 0 adds points (in the batch-affine experiment,
 /// its own stage), the levels above combine head slots.
 fn smvp_stage(plan: &Plan, level: u32) -> Stage {
@@ -328,6 +353,11 @@ fn records(plan: &Plan) -> Vec<Varying> {
         }
     }
     out
+}
+
+/// How many distinct parameter records the MSM of `plan` writes ([`super::inspect::layout`]).
+pub(super) fn record_count(plan: &Plan) -> usize {
+    records(plan).len()
 }
 
 /// The passes (dispatches, slices counted) of an MSM of `plan`, at most: two timestamps each.
