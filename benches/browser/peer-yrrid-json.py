@@ -49,7 +49,7 @@ slug = lambda s: re.sub(r'^-+|-+$', '', re.sub(r'[^a-z0-9.]+', '-', re.sub(r'\((
 name = slug(f'chromium-{version}-{model}-{cores}-cores')
 build = json.load(open(os.path.join(HERE, '..', '..', '.site', 'generated', 'build-info.json')))
 doc = {
-    'suite': 'msm-wasm-peer',
+    'suite': 'msm-wasm-peer-threads',
     'device': {
         'name': name, 'cpu': f'{model} ({cores} cores{", " + args.cpu_note if args.cpu_note else ""})', 'cores': cores,
         'browser': f'Chromium {version}', 'user_agent': run['env']['ua'],

@@ -39,6 +39,8 @@ const PROTOCOL = `${params.curve.toUpperCase()} G1, the widgets' seeded input (u
 
 const peerBase = q.get('peer') ? new URL(q.get('peer'), location.href) : null;
 const npmBase = q.get('npm') ? new URL(q.get('npm'), location.href) : null;
+// another build of the package (npm0: its dist/), measured beside: before and after a change
+const npmBeforeBase = q.get('npm0') ? new URL(q.get('npm0'), location.href) : null;
 const posting = q.has('post');
 
 const post = (/** @type {string} */ name, /** @type {any} */ obj) => posting
@@ -123,6 +125,7 @@ async function main() {
   if (!self.crossOriginIsolated) throw new Error('the page is not cross-origin isolated: the entry and the shared-memory pool need COOP/COEP');
   const bench = new WorkerClient(() => new Worker(new URL('./peer-worker.js', import.meta.url), { type: 'module' }), { what: 'the bench worker' });
   const npm = npmBase ? await import(new URL('index.js', npmBase).href) : null;
+  const npmBefore = npmBeforeBase ? await import(new URL('index.js', npmBeforeBase).href) : null;
   const yrrid = peerBase ? await yrridEngine(peerBase) : null;
   const results = [];
   const env = { ua: navigator.userAgent, cores: navigator.hardwareConcurrency, isolated: self.crossOriginIsolated };
@@ -143,6 +146,7 @@ async function main() {
         say(0, 'starting the pools');
         await bench.call({ op: 'pool', curve: params.curve, threads, points: input.points, scalars: input.scalars });
         const session = npm ? await npm.createSession({ curve: params.curve, backend: 'cpu', threads }) : null;
+        const before = npmBefore ? await npmBefore.createSession({ curve: params.curve, backend: 'cpu', threads }) : null;
         /** @typedef {{ key: string, label: string, run: () => Promise<{ ms: number, x: string | null, y: string | null }>, samples: number[], verified: boolean, errors: string[], extra: Record<string, any> }} Row */
         /** @type {Row[]} */
         const rows = [];
@@ -161,6 +165,13 @@ async function main() {
             const ms = performance.now() - t0;
             if (r.mode !== 'shared') throw new Error(`the package ran in ${r.mode} mode, not shared memory`);
             return { ms, ...pointHex(r.bytes) };
+          });
+        }
+        if (before) {
+          row('npm-package-before', 'the npm package of the build before this change (npm0), the same call', async () => {
+            const t0 = performance.now();
+            const r = await before.msm({ points: input.points, scalars: input.scalars });
+            return { ms: performance.now() - t0, ...pointHex(r.bytes) };
           });
         }
         row('threads-widget', 'the threads widget\'s pool (shared memory, points loaded once per n, not timed; pool.msm timed in its worker, as the widget does)', async () => {
@@ -192,6 +203,7 @@ async function main() {
         }
         loads.push(await hostLoad());
         session?.dispose();
+        before?.dispose();
         await bench.call({ op: 'close' });
         const med = (/** @type {string} */ key) => {
           const r = rows.find((x) => x.key === key);
@@ -208,7 +220,8 @@ async function main() {
               curve: params.curve, n, log2_n: logn, threads, library: r.key, label: r.label,
               // > 1: this row is faster than the entry, measured in the same run
               speedup_vs_yrrid: peer && s.median ? round(peer / s.median, 3) : null,
-              ...(r.key === 'npm-package' && widget && s.median ? { ratio_vs_widget: round(s.median / widget, 3) } : {}),
+              ...(r.key.startsWith('npm-package') && widget && s.median ? { ratio_vs_widget: round(s.median / widget, 3) } : {}),
+              ...(r.key === 'npm-package' && med('npm-package-before') && s.median ? { speedup_vs_before: round(/** @type {number} */ (med('npm-package-before')) / s.median, 3) } : {}),
               host_load_1min: known.length ? [Math.min(...known), Math.max(...known)] : null,
               result: ref.x === null ? 'identity' : `(${ref.x}, ${ref.y})`,
               ...(r.errors.length ? { errors: r.errors.slice(0, 3) } : {}),
@@ -228,7 +241,7 @@ async function main() {
   return {
     env,
     protocol: PROTOCOL,
-    params: { ...params, seed, peer: !!peerBase, npm: !!npmBase },
+    params: { ...params, seed, peer: !!peerBase, npm: !!npmBase, npm_before: !!npmBeforeBase },
     results,
     verified: results.length > 0 && results.every((r) => r.verified),
   };

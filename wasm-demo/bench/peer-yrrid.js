@@ -30,6 +30,11 @@ const { values: args } = parseArgs({
     'peer-dir': { type: 'string', default: resolve(root, '.peer/yrrid-snarkify-2023') },
     'no-peer': { type: 'boolean', default: false },
     'no-npm': { type: 'boolean', default: false },
+    // another build to measure: the book (its threads package and pool) and the npm package's dist/
+    book: { type: 'string', default: BOOK_DIR },
+    npm: { type: 'string', default: resolve(here, '../npm/dist') },
+    // the npm package of another build (its dist/), measured beside this one: before and after
+    'npm-before': { type: 'string' },
     logn: { type: 'string', default: '16,18' },
     threads: { type: 'string', default: powers.join(',') },
     repetitions: { type: 'string', default: '5' },
@@ -59,14 +64,18 @@ for (const [name, v] of Object.entries(params)) {
   for (const x of [v].flat()) if (!(Number.isInteger(x) && x >= 1)) throw new Error(`--${name}: whole numbers ≥ 1`);
 }
 const withPeer = !args['no-peer'];
-const npmDist = resolve(here, '../npm/dist');
+const npmDist = resolve(args.npm);
+const npmBefore = args['npm-before'] ? resolve(args['npm-before']) : null;
 const withNpm = !args['no-npm'];
 if (withPeer) checkPeerDir(args['peer-dir']);
 if (withNpm && !existsSync(resolve(npmDist, 'index.js'))) throw new Error(`${npmDist}/index.js is missing: build the npm package first (make npm)`);
 
-const ourBuild = JSON.parse(readFileSync(resolve(BOOK_DIR, 'generated/build-info.json'), 'utf8'));
-const mounts = { ...(withPeer ? { 'peer-yrrid/': args['peer-dir'] } : {}), ...(withNpm ? { 'npm-dist/': npmDist } : {}) };
-const server = await serveBook({ mounts, isolate: true });
+const ourBuild = JSON.parse(readFileSync(resolve(args.book, 'generated/build-info.json'), 'utf8'));
+const mounts = {
+  ...(withPeer ? { 'peer-yrrid/': args['peer-dir'] } : {}), ...(withNpm ? { 'npm-dist/': npmDist } : {}),
+  ...(npmBefore ? { 'npm-before/': npmBefore } : {}),
+};
+const server = await serveBook({ root: resolve(args.book), mounts, isolate: true });
 const browser = await launchChromium();
 // the 1-minute load average, sampled every 2 s while the page runs
 const loads = [];
@@ -79,6 +88,7 @@ try {
   const query = new URLSearchParams({
     logn: params.logn.join(','), threads: params.threads.join(','), reps: String(params.repetitions),
     ...(withPeer ? { peer: '../peer-yrrid/' } : {}), ...(withNpm ? { npm: '../npm-dist/' } : {}),
+    ...(npmBefore ? { npm0: '../npm-before/' } : {}),
   });
   console.log(`${deviceName}: ${JSON.stringify(params)}; peer ${withPeer ? PEER.commit.slice(0, 8) : 'none'}; ours ${ourBuild.commit}; load ${loadavg()[0]}`);
   const started = Date.now();
@@ -109,7 +119,7 @@ function resultsFile(run, { deviceName, cpu, browser: version, loadBefore, secon
   const after = loadavg()[0];
   const all = [loadBefore, ...loads, after];
   return {
-    suite: 'msm-wasm-peer',
+    suite: 'msm-wasm-peer-threads',
     device: {
       name: deviceName, cpu, cores, browser: `Chromium ${version}`, user_agent: run.env.ua,
       backend: 'wasm32 in one cross-origin-isolated page of headless Chromium; each library on T Web Workers over one shared memory',

@@ -6,7 +6,9 @@
 
 use crate::common::{Bls377O, Bls381O, Bn254O, EdO, Oracle, for_each_case, random_points};
 use fastmsm_curves::Group;
+use fastmsm_msm::format::{FormatCurve, point_count, read_point, read_points, write_points};
 use fastmsm_msm::radix30::{Radix30, Radix30Group};
+use fastmsm_msm::radix51::Radix51;
 use fastmsm_msm::split::{plan, run_share};
 use fastmsm_msm::twin::TwinGroup;
 use fastmsm_msm::{
@@ -184,4 +186,58 @@ fn bad_input_gets_the_door_errors() {
         ),
         Err(MsmError::ScalarOutOfRange { index: span.start })
     );
+}
+
+/// A points file read straight into a twin (`read_point::<Twin>`: the coordinates and the curve
+/// equation checked in the twin's own arithmetic, as the page's workers load them) gives the
+/// 64-bit points converted, and a bad point the same error, on every curve and twin.
+fn twin_reads_like_the_original<O: Oracle, B>(seed: u64)
+where
+    O::G: TwinGroup<B> + FormatCurve,
+    <O::G as TwinGroup<B>>::Mapped: FormatCurve,
+    B: fastmsm_curves::field::Backend,
+{
+    type Twin<O, B> = <<O as Oracle>::G as TwinGroup<B>>::Mapped;
+    for_each_case::<O>(&[1, 40], seed, |n, case| {
+        let bytes = write_points::<O::G>(&case.ours);
+        let want: Vec<_> = case.ours.iter().map(<O::G as TwinGroup<B>>::affine_to_twin).collect();
+        let got: Vec<_> = (0..n).map(|i| read_point::<Twin<O, B>>(&bytes, i).unwrap()).collect();
+        assert!(got == want, "{}: n = {n}, {}", O::G::NAME, case.what);
+        assert_eq!(read_points::<Twin<O, B>>(&bytes).unwrap().len(), n);
+        if n < 40 {
+            return;
+        }
+        // a coordinate off by one (off the curve), a coordinate ≥ p, a truncated file
+        let cb = O::G::coord_bytes();
+        for (what, i, change) in [("off the curve", 7usize, 0usize), ("x ≥ p", 9, 1)] {
+            let mut bad = bytes.clone();
+            let at = 2 * cb * i;
+            if change == 0 {
+                bad[at] ^= 1;
+            } else {
+                bad[at..at + cb].fill(0xff);
+            }
+            let original = read_point::<O::G>(&bad, i).unwrap_err();
+            let twin = read_point::<Twin<O, B>>(&bad, i).unwrap_err();
+            assert_eq!(twin, original, "{}: {what}", O::G::NAME);
+            assert!(twin.starts_with(&format!("point {i}: ")), "{twin}");
+            assert_eq!(read_points::<Twin<O, B>>(&bad).unwrap_err(), original);
+        }
+        assert_eq!(
+            point_count::<Twin<O, B>>(bytes.len() - 1).unwrap_err(),
+            point_count::<O::G>(bytes.len() - 1).unwrap_err()
+        );
+    });
+}
+
+#[test]
+fn points_read_straight_into_the_twins() {
+    twin_reads_like_the_original::<Bn254O, Radix51>(910);
+    twin_reads_like_the_original::<Bls377O, Radix51>(911);
+    twin_reads_like_the_original::<Bls381O, Radix51>(912);
+    twin_reads_like_the_original::<EdO, Radix51>(913);
+    twin_reads_like_the_original::<Bn254O, Radix30>(914);
+    twin_reads_like_the_original::<Bls377O, Radix30>(915);
+    twin_reads_like_the_original::<Bls381O, Radix30>(916);
+    twin_reads_like_the_original::<EdO, Radix30>(917);
 }
