@@ -4,9 +4,11 @@
 // package `fastmsm` (its built dist/ folder) and the threads widget's pool (peer-worker.js), on
 // the same seeded input, T threads each, interleaved, every result compared with arkworks'.
 //
-// Query: ?logn=16,18&threads=1,2&reps=5[&peer=URL][&npm=URL][&curve=bls12-377][&post=1]
+// Query: ?logn=16,18&threads=1,2&reps=5[&peer=URL][&npm=URL][&npm0=URL][&glv][&curve=bls12-377][&post=1]
 //   peer: the folder holding the entry's msm.wasm and worker.js (no peer rows without it);
 //   npm: the npm package's dist/ folder (no package rows without it);
+//   npm0: another build's dist/, measured beside (before and after a change);
+//   glv: the threads widget's pool with GLV as one more row;
 //   post: POST progress and the result to ../post?name=… (benches/browser/drive.py), else the
 //   result is `window.peerRun` (a promise; wasm-demo/bench/peer-yrrid.js reads it).
 // The page must be cross-origin isolated: the entry and the shared-memory pool need it.
@@ -30,7 +32,9 @@ const PROTOCOL = `${params.curve.toUpperCase()} G1, the widgets' seeded input (u
   + 'copy of the points and scalars (x ‖ y, 48-byte little-endian coordinates; 32-byte scalars: the msm tool\'s layout) '
   + 'into its memory to worker 0\'s "msm done", the result read back and reduced mod p); our npm package (createSession '
   + '{curve, backend: \'cpu\', threads: T}, one session per T; timed around session.msm({points, scalars}) from the page, '
-  + 'so the points and scalars travel to the session\'s worker and are loaded on every call); the threads widget\'s pool '
+  + 'so the points and scalars travel to the session\'s worker and are loaded on every call; where the package has '
+  + 'session.loadPoints, also a second session whose points are kept once per T, timed around session.msm({scalars})); '
+  + 'the threads widget\'s pool '
   + '(CpuPool in shared mode, T workers; the points loaded once per T, not timed; timed around pool.msm in its worker, as '
   + 'the widget does). Each contender once as warm-up, checked; then rounds, each running every contender once, the '
   + 'first contender rotated every round so that drift and other load fall on all alike; every call\'s point compared '
@@ -167,6 +171,19 @@ async function main() {
             return { ms, ...pointHex(r.bytes) };
           });
         }
+        // the same package with the points kept by the session (session.loadPoints, not timed):
+        // only the scalars travel per call, as the threads widget's pool is timed
+        const kept = session?.loadPoints ? await npm.createSession({ curve: params.curve, backend: 'cpu', threads }) : null;
+        if (kept) {
+          await kept.loadPoints(input.points);
+          row('npm-package-kept', 'our npm package: session.msm({scalars}) on points kept by session.loadPoints (loaded once per T, not timed)', async () => {
+            const t0 = performance.now();
+            const r = await kept.msm({ scalars: input.scalars });
+            const ms = performance.now() - t0;
+            if (r.mode !== 'shared') throw new Error(`the package ran in ${r.mode} mode, not shared memory`);
+            return { ms, ...pointHex(r.bytes) };
+          });
+        }
         if (before) {
           row('npm-package-before', 'the npm package of the build before this change (npm0), the same call', async () => {
             const t0 = performance.now();
@@ -178,6 +195,12 @@ async function main() {
           const r = await bench.call({ op: 'msm', threads });
           return { ms: r.ms, x: r.x, y: r.y };
         });
+        if (q.has('glv')) {
+          row('threads-widget-glv', 'the threads widget\'s pool with GLV (its glv option), the same call', async () => {
+            const r = await bench.call({ op: 'msm', threads, glv: true });
+            return { ms: r.ms, x: r.x, y: r.y };
+          });
+        }
         const once = async (/** @type {Row} */ r) => {
           try {
             const out = await r.run();
@@ -203,6 +226,7 @@ async function main() {
         }
         loads.push(await hostLoad());
         session?.dispose();
+        kept?.dispose();
         before?.dispose();
         await bench.call({ op: 'close' });
         const med = (/** @type {string} */ key) => {
@@ -221,7 +245,7 @@ async function main() {
               // > 1: this row is faster than the entry, measured in the same run
               speedup_vs_yrrid: peer && s.median ? round(peer / s.median, 3) : null,
               ...(r.key.startsWith('npm-package') && widget && s.median ? { ratio_vs_widget: round(s.median / widget, 3) } : {}),
-              ...(r.key === 'npm-package' && med('npm-package-before') && s.median ? { speedup_vs_before: round(/** @type {number} */ (med('npm-package-before')) / s.median, 3) } : {}),
+              ...(r.key.startsWith('npm-package') && r.key !== 'npm-package-before' && med('npm-package-before') && s.median ? { speedup_vs_before: round(/** @type {number} */ (med('npm-package-before')) / s.median, 3) } : {}),
               host_load_1min: known.length ? [Math.min(...known), Math.max(...known)] : null,
               result: ref.x === null ? 'identity' : `(${ref.x}, ${ref.y})`,
               ...(r.errors.length ? { errors: r.errors.slice(0, 3) } : {}),

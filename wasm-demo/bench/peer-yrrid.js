@@ -8,7 +8,8 @@
 // benches/results/msm-wasm-peer-yrrid-<browser>-<cpu>.json (the schema of benches/README.md).
 //
 //   node bench/peer-yrrid.js [--peer-dir ../.peer/yrrid-snarkify-2023] [--no-peer] [--no-npm]
-//        [--logn 16,18] [--threads 1,2,…] [--repetitions 5] [--out FILE]
+//        [--logn 16,18] [--threads 1,2,…] [--repetitions 5] [--book DIR] [--npm DIR]
+//        [--npm-before DIR] [--glv] [--out FILE]
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
@@ -35,6 +36,8 @@ const { values: args } = parseArgs({
     npm: { type: 'string', default: resolve(here, '../npm/dist') },
     // the npm package of another build (its dist/), measured beside this one: before and after
     'npm-before': { type: 'string' },
+    // the threads widget's pool with GLV as one more row
+    glv: { type: 'boolean', default: false },
     logn: { type: 'string', default: '16,18' },
     threads: { type: 'string', default: powers.join(',') },
     repetitions: { type: 'string', default: '5' },
@@ -88,7 +91,7 @@ try {
   const query = new URLSearchParams({
     logn: params.logn.join(','), threads: params.threads.join(','), reps: String(params.repetitions),
     ...(withPeer ? { peer: '../peer-yrrid/' } : {}), ...(withNpm ? { npm: '../npm-dist/' } : {}),
-    ...(npmBefore ? { npm0: '../npm-before/' } : {}),
+    ...(npmBefore ? { npm0: '../npm-before/' } : {}), ...(args.glv ? { glv: '1' } : {}),
   });
   console.log(`${deviceName}: ${JSON.stringify(params)}; peer ${withPeer ? PEER.commit.slice(0, 8) : 'none'}; ours ${ourBuild.commit}; load ${loadavg()[0]}`);
   const started = Date.now();

@@ -10,7 +10,7 @@
 //! A run: the coordinator's [`msm_plan`] (or, over shared memory, [`MsmBases::plan`] on the
 //! scalars [`MsmBases::keep_scalars`] parsed once) checks every scalar and cuts the work into
 //! shares ([`fastmsm_msm::split`]); each worker computes its share and returns one affine point
-//! ([`MsmBases::run_share`] from the scalars of its span, or [`run_kept_share`] from the scalars
+//! ([`MsmBases::run_share`] from the scalars it is sent, or [`run_kept_share`] from the scalars
 //! kept in shared memory); [`msm_combine`] adds them. The points are parsed, checked and
 //! converted once, when the bases are loaded, straight into the fast limbs (the curve equation
 //! is checked there too): over shared memory by every worker at once, each a span of them
@@ -54,7 +54,8 @@ struct PlanJs {
     glv: bool,
     /// Per share: `[window, start, end]` per piece.
     shares: Vec<Vec<[usize; 3]>>,
-    /// Per share: the points it reads, `[start, end]`.
+    /// Per share: the points (and scalars) it reads, `[start, end]`: all of them, or none for an
+    /// empty share.
     spans: Vec<[usize; 2]>,
 }
 
@@ -180,7 +181,7 @@ where
         Ok(unsafe { self.points.all() })
     }
 
-    /// Share `share` of `plan` from the scalars of its span.
+    /// Share `share` of `plan` from all the scalars (a share owns buckets, so it reads them all).
     fn share(&self, plan: &SplitPlan, share: usize, scalars: &[Scalar]) -> Result<Vec<u8>, String> {
         let points = self.points()?;
         if plan.n != points.len() {
@@ -193,13 +194,11 @@ where
         if share >= plan.shares.len() {
             return Err(format!("share {share} of a plan of {}", plan.shares.len()));
         }
-        let span = plan.span(share);
         let q = run_share::<G::Twin>(
             plan,
             share,
-            &points[span.clone()],
+            points,
             scalars,
-            span.start,
             &AllAffineConfig::default(),
             &mut AllAffineStats::default(),
         )
@@ -249,10 +248,7 @@ where
     }
 
     fn run_share(&self, plan: &SplitPlan, share: usize, scalars: &[u8]) -> Result<Vec<u8>, String> {
-        let start = plan.shares.get(share).map_or(0, |_| plan.span(share).start);
-        let k =
-            read_scalars::<G>(scalars).map_err(|e| format!("the scalars from {start} on: {e}"))?;
-        self.share(plan, share, &k)
+        self.share(plan, share, &read_scalars::<G>(scalars)?)
     }
 
     fn keep_scalars(&self, scalars: &[u8]) -> Result<(), String> {
@@ -286,12 +282,7 @@ where
         if kept.len() != self.n() {
             return Err("no scalars kept for these points".into());
         }
-        let span = plan
-            .shares
-            .get(share)
-            .map(|_| plan.span(share))
-            .unwrap_or(0..0);
-        self.share(plan, share, &kept[span])
+        self.share(plan, share, &kept)
     }
 }
 
@@ -352,8 +343,9 @@ fn combine<G: FormatCurve>(partials: &[u8]) -> Result<Vec<u8>, String> {
 }
 
 /// Checks every scalar (the file layout: 32 bytes each, below r) and cuts an MSM of them into
-/// `shares` shares: `{n, window_bits, windows, glv, shares, spans}`, where `spans[t]` are the
-/// points (and scalars) share t reads. `glv` is ignored on a curve without the endomorphism.
+/// `shares` shares: `{n, window_bits, windows, glv, shares, spans}`: `shares[t]` lists share
+/// t's pieces `[window, first bucket, end bucket]`, and `spans[t]` the points (and scalars) it
+/// reads. `glv` is ignored on a curve without the endomorphism.
 #[wasm_bindgen]
 pub fn msm_plan(curve: &str, scalars: &[u8], shares: u32, glv: bool) -> Result<JsValue, JsValue> {
     if shares == 0 {
@@ -459,8 +451,8 @@ impl MsmBases {
         LIMB_BITS
     }
 
-    /// Share `share` of `plan` (from [`msm_plan`]), given the scalars of its span: one affine
-    /// point (file layout).
+    /// Share `share` of `plan` (from [`msm_plan`]), given all the scalars: one affine point (file
+    /// layout).
     pub fn run_share(&self, plan: JsValue, share: u32, scalars: &[u8]) -> Result<Vec<u8>, JsValue> {
         let p: PlanJs = serde_wasm_bindgen::from_value(plan).map_err(err)?;
         self.inner

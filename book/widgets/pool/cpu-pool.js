@@ -11,7 +11,7 @@
 //    the multiply-add unfused, `start` rejects with UnfusedFma and the caller runs 'message').
 //  - 'message': each worker its own instance of the relaxed-SIMD package (or the main one, where
 //    the browser lacks relaxed SIMD) and its own copy of the points; a request carries the
-//    scalars its share reads. Works in any page.
+//    scalars (all of them: a share owns some buckets of every point). Works in any page.
 // Every result is the same point as one thread's (the split is exact); a worker that stops is
 // reported and the pool is closed, never waited on.
 import { wasmFeatures } from '../core/features.js';
@@ -273,8 +273,9 @@ export class CpuPool {
       partials = await Promise.all(plan.shares.map((/** @type {any} */ _, /** @type {number} */ t) => this.#call(t % this.size, { op: 'sharedShare', address, plan, share: t })));
     } else {
       plan = planner.msm_plan(this.curve, scalars, threads, glv);
-      partials = await Promise.all(plan.spans.map(([a, b], /** @type {number} */ t) => {
-        const mine = scalars.slice(32 * a, 32 * b);
+      // a share owns buckets of every point, so each reads all the scalars: a copy each, moved
+      partials = await Promise.all(plan.shares.map((/** @type {any} */ _, /** @type {number} */ t) => {
+        const mine = scalars.slice();
         return this.#call(t % this.size, { op: 'share', plan, share: t, scalars: mine }, [mine.buffer]);
       }));
     }
