@@ -41,10 +41,19 @@ model = re.search(r'Model name:\s*(.+)', env).group(1).strip()
 version = re.search(r'Chromium (\d+(?:\.\d+)+)', env).group(1)
 cores = int(re.search(r'^CPU\(s\):\s*(\d+)', env, re.M).group(1))
 loads = [float(m) for m in re.findall(r'load (?:before|after): ([\d.]+)', env)]
-docs = [json.loads(line) for line in open(os.path.join(args.saved, 'result.jsonl'))]
-if len(docs) != 1:
-    sys.exit(f'expected one result, found {len(docs)}')
-run = docs[0]
+saved = os.path.join(args.saved, 'result.jsonl')
+if os.path.exists(saved):
+    docs = [json.loads(line) for line in open(saved)]
+    if len(docs) != 1:
+        sys.exit(f'expected one result, found {len(docs)}')
+    run = docs[0]
+else:
+    # the run ended before its last job: what every finished job posted (params.partial is set)
+    partial = os.path.join(args.saved, 'partial.jsonl')
+    if not os.path.exists(partial):
+        sys.exit('no result and no partial result saved')
+    run = [json.loads(line) for line in open(partial)][-1]
+    print('the run did not finish: writing what its finished jobs measured', file=sys.stderr)
 slug = lambda s: re.sub(r'^-+|-+$', '', re.sub(r'[^a-z0-9.]+', '-', re.sub(r'\((r|tm)\)', '', s.lower())))
 name = slug(f'chromium-{version}-{model}-{cores}-cores')
 build = json.load(open(os.path.join(HERE, '..', '..', '.site', 'generated', 'build-info.json')))

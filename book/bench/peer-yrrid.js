@@ -255,6 +255,8 @@ async function main() {
             verified: r.verified && r.samples.length === params.repetitions,
           });
         }
+        // what is measured so far, for a driver whose time runs out before the end
+        await post('partial', { env, protocol: PROTOCOL, params: { ...params, seed, peer: !!peerBase, npm: !!npmBase, npm_before: !!npmBeforeBase, partial: true }, results, verified: results.every((x) => x.verified) });
       }
     }
   } finally {
