@@ -19,4 +19,4 @@ python3 benches/browser/drive.py --site .site --out "$OUT/saved" --chrome "$RT/c
   --page "bench/peer-yrrid.html?$q" -- --headless=new --no-sandbox --no-first-run \
   --disable-background-networking --disable-component-update --disable-sync --disable-dev-shm-usage --user-data-dir=/tmp/ud-peer
 echo "load after: $(cat /proc/loadavg)" >> "$OUT/env.txt"
-python3 benches/browser/peer-yrrid-json.py "$OUT/saved" "$OUT" --env "$OUT/env.txt" --cpu-note "the GPU machine's host"
+python3 benches/browser/peer-yrrid-json.py "$OUT/saved" "$OUT" --env "$OUT/env.txt" --cpu-note "the GPU machine's host" --commit "${COMMIT:-}"
