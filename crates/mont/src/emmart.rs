@@ -519,7 +519,11 @@ pub fn emmart_mul_interleaved<L: FmaLanes, const N: usize, const K: usize>(
 
 /// The final subtraction of a product's unreduced limbs `t` and the bit above them: below p.
 #[inline(always)]
-pub(crate) fn reduce_full<const N: usize>(t: &[u64; N], carry: i64, k: &EmmartParams<N>) -> [u64; N] {
+pub(crate) fn reduce_full<const N: usize>(
+    t: &[u64; N],
+    carry: i64,
+    k: &EmmartParams<N>,
+) -> [u64; N] {
     // With a, b < 2p the result is t = (a·b + q·p)/R < p + 4p²/R: t ≥ p needs q·p/R within
     // 4p²/R of p. For the BLS12 base fields (R = 2^408, p < 2^382) a top limb below p's
     // settles t < p for all but about one product in 2^19, so a predicted branch replaces
@@ -536,7 +540,11 @@ pub(crate) fn reduce_full<const N: usize>(t: &[u64; N], carry: i64, k: &EmmartPa
 /// A lazy product's unreduced limbs: as they are where [`EmmartParams::lazy`] (below 2p), else
 /// fully reduced.
 #[inline(always)]
-pub(crate) fn reduce_lazy<const N: usize>(t: &[u64; N], carry: i64, k: &EmmartParams<N>) -> [u64; N] {
+pub(crate) fn reduce_lazy<const N: usize>(
+    t: &[u64; N],
+    carry: i64,
+    k: &EmmartParams<N>,
+) -> [u64; N] {
     if k.lazy {
         debug_assert!(carry == 0, "a lazy product exceeded R");
         *t

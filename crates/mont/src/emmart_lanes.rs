@@ -79,7 +79,10 @@ impl PairLanes for PortablePair {
     }
     #[inline(always)]
     fn shr(a: [u64; 2]) -> [u64; 2] {
-        [((a[0] as i64) >> LIMB_BITS) as u64, ((a[1] as i64) >> LIMB_BITS) as u64]
+        [
+            ((a[0] as i64) >> LIMB_BITS) as u64,
+            ((a[1] as i64) >> LIMB_BITS) as u64,
+        ]
     }
     #[inline(always)]
     fn lane(a: [u64; 2], lane: usize) -> u64 {
@@ -137,7 +140,11 @@ mod relaxed {
         }
         #[inline(always)]
         fn lane(a: v128, lane: usize) -> u64 {
-            if lane == 0 { u64x2_extract_lane::<0>(a) } else { u64x2_extract_lane::<1>(a) }
+            if lane == 0 {
+                u64x2_extract_lane::<0>(a)
+            } else {
+                u64x2_extract_lane::<1>(a)
+            }
         }
     }
 }
@@ -192,8 +199,10 @@ pub fn emmart_mul_pair_unreduced<L: PairLanes, const N: usize>(
 ) -> ([[u64; N]; 2], [i64; 2]) {
     const { assert!(N <= MAX_LIMBS) };
     // limbs below 2⁵¹: the signed conversion is exact (and one instruction)
-    let af: [L::F; N] = core::array::from_fn(|i| L::pair(a[0][i] as i64 as f64, a[1][i] as i64 as f64));
-    let bf: [L::F; N] = core::array::from_fn(|j| L::pair(b[0][j] as i64 as f64, b[1][j] as i64 as f64));
+    let af: [L::F; N] =
+        core::array::from_fn(|i| L::pair(a[0][i] as i64 as f64, a[1][i] as i64 as f64));
+    let bf: [L::F; N] =
+        core::array::from_fn(|j| L::pair(b[0][j] as i64 as f64, b[1][j] as i64 as f64));
     let pf: [L::F; N] = core::array::from_fn(|j| L::splat(k.p_f64[j]));
     let mut col = [L::int(0); 2 * MAX_LIMBS];
     let mut carry = L::int(0);
@@ -222,7 +231,10 @@ pub fn emmart_mul_pair<L: PairLanes, const N: usize>(
     k: &EmmartParams<N>,
 ) -> [[u64; N]; 2] {
     let (out, carry) = emmart_mul_pair_unreduced::<L, N>(a, b, k);
-    [reduce_full(&out[0], carry[0], k), reduce_full(&out[1], carry[1], k)]
+    [
+        reduce_full(&out[0], carry[0], k),
+        reduce_full(&out[1], carry[1], k),
+    ]
 }
 
 /// Two independent lazy products (below 2p where [`EmmartParams::lazy`]): the same outputs as
@@ -234,5 +246,8 @@ pub fn emmart_mul_pair_lazy<L: PairLanes, const N: usize>(
     k: &EmmartParams<N>,
 ) -> [[u64; N]; 2] {
     let (out, carry) = emmart_mul_pair_unreduced::<L, N>(a, b, k);
-    [reduce_lazy(&out[0], carry[0], k), reduce_lazy(&out[1], carry[1], k)]
+    [
+        reduce_lazy(&out[0], carry[0], k),
+        reduce_lazy(&out[1], carry[1], k),
+    ]
 }

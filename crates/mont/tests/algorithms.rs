@@ -736,19 +736,42 @@ fn emmart_pair_lanes_equal_the_interleaved_product() {
             for (j, b) in xs.iter().enumerate().step_by(2) {
                 let c = &xs[(i + j + 1) % xs.len()];
                 let d = &xs[(3 * i + j) % xs.len()];
-                let (aw, bw, cw, dw) = (limbs_n::<N>(a, 51), limbs_n::<N>(b, 51), limbs_n::<N>(c, 51), limbs_n::<N>(d, 51));
+                let (aw, bw, cw, dw) = (
+                    limbs_n::<N>(a, 51),
+                    limbs_n::<N>(b, 51),
+                    limbs_n::<N>(c, 51),
+                    limbs_n::<N>(d, 51),
+                );
                 let full = emmart_mul_pair::<PortablePair, N>([&aw, &cw], [&bw, &dw], k);
                 assert_eq!(
                     full,
-                    emmart::emmart_mul_interleaved::<PortableLanes, N, 2>([&aw, &cw], [&bw, &dw], k),
+                    emmart::emmart_mul_interleaved::<PortableLanes, N, 2>(
+                        [&aw, &cw],
+                        [&bw, &dw],
+                        k
+                    ),
                     "{}: full",
                     f.name
                 );
-                assert_eq!(big_limbs(&full[0], 51), mont_ref(a, b, &p, 51 * N as u32), "{}", f.name);
-                assert_eq!(big_limbs(&full[1], 51), mont_ref(c, d, &p, 51 * N as u32), "{}", f.name);
+                assert_eq!(
+                    big_limbs(&full[0], 51),
+                    mont_ref(a, b, &p, 51 * N as u32),
+                    "{}",
+                    f.name
+                );
+                assert_eq!(
+                    big_limbs(&full[1], 51),
+                    mont_ref(c, d, &p, 51 * N as u32),
+                    "{}",
+                    f.name
+                );
                 assert_eq!(
                     emmart_mul_pair_lazy::<PortablePair, N>([&aw, &cw], [&bw, &dw], k),
-                    emmart::emmart_mul_interleaved_lazy::<PortableLanes, N, 2>([&aw, &cw], [&bw, &dw], k),
+                    emmart::emmart_mul_interleaved_lazy::<PortableLanes, N, 2>(
+                        [&aw, &cw],
+                        [&bw, &dw],
+                        k
+                    ),
                     "{}: lazy",
                     f.name
                 );
