@@ -471,8 +471,8 @@ mod tests {
                         "one piece per window, in order"
                     );
                     last = Some(p.window);
-                    for j in p.start..p.end {
-                        seen[p.window as usize][j] += 1;
+                    for s in &mut seen[p.window as usize][p.start..p.end] {
+                        *s += 1;
                     }
                     cost[k] += work[p.window as usize].per_bucket() * (p.end - p.start) as f64;
                 }
