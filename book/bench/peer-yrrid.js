@@ -27,10 +27,11 @@ const params = {
 const PROTOCOL = `${params.curve.toUpperCase()} G1, the widgets' seeded input (uniform scalars below r, points from a random walk `
   + 'over multiples of the generator), drawn once per n by the main package\'s CpuMsm in a worker of the page, with arkworks\' '
   + 'VariableBaseMSM of it (one thread) as the reference. One cross-origin-isolated page runs, per n and thread count T: '
-  + 'the ZPrize 2023 entry of Yrrid Software and Snarkify (its prebuilt msm.wasm and worker.js, driven as its submission.ts '
+  + (q.get('peer') ? 'the ZPrize 2023 entry of Yrrid Software and Snarkify (its prebuilt msm.wasm and worker.js, driven as its submission.ts '
   + 'does: one shared memory of 2600 pages, the module instantiated once in the page, T classic workers; timed from the '
   + 'copy of the points and scalars (x ‖ y, 48-byte little-endian coordinates; 32-byte scalars: the msm tool\'s layout) '
-  + 'into its memory to worker 0\'s "msm done", the result read back and reduced mod p); our npm package (createSession '
+  + 'into its memory to worker 0\'s "msm done", the result read back and reduced mod p); ' : '(no peer: there is no public WebAssembly entry of this kind for this curve) ')
+  + 'our npm package (createSession '
   + '{curve, backend: \'cpu\', threads: T}, one session per T; timed around session.msm({points, scalars}) from the page, '
   + 'so the points and scalars travel to the session\'s worker and are loaded on every call; where the package has '
   + 'session.loadPoints, also a second session whose points are kept once per T, timed around session.msm({scalars})); '

@@ -9,7 +9,7 @@
 //
 //   node bench/peer-yrrid.js [--peer-dir ../.peer/yrrid-snarkify-2023] [--no-peer] [--no-npm]
 //        [--logn 16,18] [--threads 1,2,…] [--repetitions 5] [--book DIR] [--npm DIR]
-//        [--npm-before DIR] [--glv] [--out FILE]
+//        [--npm-before DIR] [--glv] [--curve bls12-377] [--out FILE]
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
@@ -38,6 +38,8 @@ const { values: args } = parseArgs({
     'npm-before': { type: 'string' },
     // the threads widget's pool with GLV as one more row
     glv: { type: 'boolean', default: false },
+    // the entry is BLS12-377 only: another curve runs ours alone (--no-peer implied)
+    curve: { type: 'string', default: 'bls12-377' },
     logn: { type: 'string', default: '16,18' },
     threads: { type: 'string', default: powers.join(',') },
     repetitions: { type: 'string', default: '5' },
@@ -66,7 +68,10 @@ const params = { logn: list(args.logn), threads: list(args.threads), repetitions
 for (const [name, v] of Object.entries(params)) {
   for (const x of [v].flat()) if (!(Number.isInteger(x) && x >= 1)) throw new Error(`--${name}: whole numbers ≥ 1`);
 }
-const withPeer = !args['no-peer'];
+const CURVES = ['bn254', 'bls12-377', 'bls12-381', 'ed-on-bls12-377'];
+if (!CURVES.includes(args.curve)) throw new Error(`--curve: one of ${CURVES.join(', ')}`);
+// there is no public WebAssembly entry of this kind for the other curves
+const withPeer = !args['no-peer'] && args.curve === 'bls12-377';
 const npmDist = resolve(args.npm);
 const npmBefore = args['npm-before'] ? resolve(args['npm-before']) : null;
 const withNpm = !args['no-npm'];
@@ -89,6 +94,7 @@ try {
   const { page, problems } = await benchPage(browser, (text, last) => text.replace(/round.*/, '') !== last.replace(/round.*/, ''));
   await page.exposeFunction('fastmsmHostLoad', () => loadavg()[0]);
   const query = new URLSearchParams({
+    curve: args.curve,
     logn: params.logn.join(','), threads: params.threads.join(','), reps: String(params.repetitions),
     ...(withPeer ? { peer: '../peer-yrrid/' } : {}), ...(withNpm ? { npm: '../npm-dist/' } : {}),
     ...(npmBefore ? { npm0: '../npm-before/' } : {}), ...(args.glv ? { glv: '1' } : {}),
@@ -100,7 +106,8 @@ try {
   const run = await page.evaluate(() => /** @type {any} */ (window).peerRun);
   if (process.stdout.isTTY) process.stdout.write('\n');
   const doc = resultsFile(run, { deviceName, cpu, browser: browser.version(), loadBefore, seconds: Math.round((Date.now() - started) / 1000) });
-  const out = resolve(args.out ?? resolve(root, `benches/results/msm-wasm-peer-yrrid-${deviceName}.json`));
+  const file = args.curve === 'bls12-377' ? `msm-wasm-peer-yrrid-${deviceName}.json` : `msm-wasm-peer-yrrid-${deviceName}-${args.curve}.json`;
+  const out = resolve(args.out ?? resolve(root, `benches/results/${file}`));
   mkdirSync(dirname(out), { recursive: true });
   writeFileSync(out, `${JSON.stringify(doc, null, 2)}\n`);
   for (const r of doc.results) {
