@@ -1,4 +1,5 @@
 # Fast MSM build entry point. The README's two commands are `make serve` and `make test`.
+.PHONY: bench-peer-yrrid
 .PHONY: setup setup-test wasm wasm-relaxed wasm-wide wasm-wide-msm wasm-threads book serve test test-rust test-rust-build test-rust-run test-rust-package typecheck test-e2e bench-mont-wasm bench-msm-wasm bench-peer clean gpu-bench-bin
 
 WASM_OUT := book/generated/pkg
@@ -148,6 +149,14 @@ bench-msm-wasm: wasm-wide-msm book
 # → benches/results/msm-wasm-peer-montgomery-<browser>-<cpu>.json
 bench-peer: book
 	cd wasm-demo && npm run bench:peer
+
+# Yrrid Software + Snarkify's ZPrize 2023 WebAssembly MSM (BLS12-377) beside our npm package and the
+# threads widget's pool, T threads each, in one cross-origin-isolated page, on the same input, every
+# result checked against arkworks → benches/results/msm-wasm-peer-yrrid-<browser>-<cpu>.json. The
+# entry's prebuilt msm.wasm and worker.js are fetched code, read from .peer/yrrid-snarkify-2023/
+# (benches/README.md says how to put them there; never committed).
+bench-peer-yrrid: book npm
+	cd wasm-demo && npm run bench:peer-yrrid
 
 clean:
 	rm -rf target book/generated book/vendor

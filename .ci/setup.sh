@@ -72,6 +72,10 @@ if [ "$MODE" = test ]; then
     # the second engine of the E2E suite (wasm-demo/lib/firefox.js), driven by puppeteer-core
     [ -x /usr/bin/firefox-esr ] || missing+=(firefox-esr)
     ls /usr/share/vulkan/icd.d/lvp_icd.*.json >/dev/null 2>&1 || missing+=(mesa-vulkan-drivers)
+    # the third engine (wasm-demo/lib/webkit.js): WebKitGTK's MiniBrowser driven by WebKitWebDriver,
+    # on a virtual display
+    [ -x /usr/bin/WebKitWebDriver ] || missing+=(webkit2gtk-driver)
+    [ -x /usr/bin/Xvfb ] || missing+=(xvfb)
     if [ ${#missing[@]} -gt 0 ]; then
         log "apt-get install ${missing[*]}"
         as_root apt-get update -qq

@@ -49,11 +49,18 @@ export interface MsmOptions {
    * n points in the `msm` tool's file layout: per point x ‖ y, each coordinate a little-endian
    * integer (not Montgomery form) of 32 bytes (bn254, ed-on-bls12-377) or 48 bytes (bls12-377,
    * bls12-381), below the base-field modulus p, the point on the curve. The identity is all zero
-   * bytes (short Weierstrass) or (0, 1) (twisted Edwards).
+   * bytes (short Weierstrass) or (0, 1) (twisted Edwards). Left out: the points the session kept
+   * (`Session.loadPoints`), already checked and converted.
    */
-  points: Uint8Array | ArrayBufferView | ArrayBuffer;
+  points?: Uint8Array | ArrayBufferView | ArrayBuffer;
   /** n scalars, 32 bytes little-endian each, each below the curve's group order r. */
   scalars: Uint8Array | ArrayBufferView | ArrayBuffer;
+  /**
+   * Move the inputs' buffers to the session's worker instead of copying them (default false).
+   * Each one that is the whole of its own ArrayBuffer moves and is detached (empty) afterwards;
+   * others are copied as usual.
+   */
+  transfer?: boolean;
   /** This call's backend (default: the session's). */
   backend?: Backend;
   onProgress?: Progress;
@@ -151,6 +158,12 @@ export interface Session {
    * small). Calls run one after another.
    */
   msm(options: MsmOptions): Promise<MsmResult>;
+  /**
+   * Keeps `points` (the layout of `MsmOptions.points`) as the session's points: checked and
+   * loaded into the CPU workers now (the errors as `msm`'s), so that calls without `points` skip
+   * both. A call with `points` uses its own and leaves the kept ones kept.
+   */
+  loadPoints(points: Uint8Array | ArrayBufferView | ArrayBuffer, options?: { transfer?: boolean; onProgress?: Progress }): Promise<{ n: number }>;
   /** Measures where the GPU overtakes the CPU for the session's curve here, and keeps it for 'auto'. */
   measureCrossover(options?: CrossoverOptions): Promise<CrossoverMeasurement>;
   /** Ends the session's worker, its CPU workers and GPU device; later calls reject. */

@@ -7,21 +7,28 @@
 //! there once and a request is a share number. The pool is book/widgets/pool/cpu-pool.js. Inputs and
 //! outputs are in the `msm` tool's file layout ([`fastmsm_msm::format`]).
 //!
-//! A run: the coordinator's [`msm_plan`] checks every scalar and cuts the work into shares
-//! ([`fastmsm_msm::split`]); each worker computes its share and returns one affine point
-//! ([`MsmBases::run_share`] from the scalars of its span, or [`run_kept_share`] from the scalars
-//! kept in shared memory); [`msm_combine`] adds them. The points are parsed, checked and converted
-//! to the fast limbs once, when the bases are loaded.
+//! A run: the coordinator's [`msm_plan`] (or, over shared memory, [`MsmBases::plan`] on the
+//! scalars [`MsmBases::keep_scalars`] parsed once) checks every scalar and cuts the work into
+//! shares ([`fastmsm_msm::split`]); each worker computes its share and returns one affine point
+//! ([`MsmBases::run_share`] from the scalars it is sent, or [`run_kept_share`] from the scalars
+//! kept in shared memory); [`msm_combine`] adds them. The points are parsed, checked and
+//! converted once, when the bases are loaded, straight into the fast limbs (the curve equation
+//! is checked there too): over shared memory by every worker at once, each a span of them
+//! ([`MsmBases::reserve`], [`load_kept_points`], [`MsmBases::finish_load`]).
 
 use fastmsm_curves::Group;
-use fastmsm_msm::format::{FormatCurve, read_points, read_scalars, write_point};
+use fastmsm_msm::format::{
+    FormatCurve, point_count, read_point, read_points, read_scalars, write_point,
+};
 use fastmsm_msm::split::{Piece, SplitPlan, plan, run_share};
 use fastmsm_msm::{
     AllAffineConfig, AllAffineStats, Bls12_377G1, Bls12_381G1, Bn254G1, EdBls12_377G, Scalar,
     Window,
 };
 use serde::{Deserialize, Serialize};
+use std::cell::UnsafeCell;
 use std::sync::RwLock;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use wasm_bindgen::prelude::*;
 
 use crate::js::{curve_and_n_getters, err, to_js};
@@ -47,7 +54,8 @@ struct PlanJs {
     glv: bool,
     /// Per share: `[window, start, end]` per piece.
     shares: Vec<Vec<[usize; 3]>>,
-    /// Per share: the points it reads, `[start, end]`.
+    /// Per share: the points (and scalars) it reads, `[start, end]`: all of them, or none for an
+    /// empty share.
     spans: Vec<[usize; 2]>,
 }
 
@@ -96,51 +104,101 @@ impl From<PlanJs> for SplitPlan {
     }
 }
 
+/// The points' slots, which the workers sharing this memory fill at once, each its own span
+/// ([`Resident::load_span`]); read only once every span is in ([`Resident::finish_load`]).
+struct Slots<T>(Box<[UnsafeCell<T>]>);
+
+// SAFETY: a slot is written by one worker (spans do not overlap) and read only after the load
+// is finished, which an acquire/release pair on `Resident::loaded` orders after every write.
+unsafe impl<T: Send> Sync for Slots<T> {}
+
+impl<T: Copy> Slots<T> {
+    fn new(n: usize, fill: T) -> Self {
+        Slots((0..n).map(|_| UnsafeCell::new(fill)).collect())
+    }
+
+    /// # Safety
+    /// No other thread reads or writes slot `i` meanwhile.
+    unsafe fn write(&self, i: usize, v: T) {
+        // SAFETY: the caller's promise
+        unsafe { *self.0[i].get() = v }
+    }
+
+    /// # Safety
+    /// No thread writes any slot meanwhile.
+    unsafe fn all(&self) -> &[T] {
+        // SAFETY: UnsafeCell<T> has T's layout; nothing writes (the caller's promise)
+        unsafe { &*(&*self.0 as *const [UnsafeCell<T>] as *const [T]) }
+    }
+}
+
 /// One curve's points in the fast limbs, and the scalars of the next run where the workers
 /// share this memory.
 struct Resident<G: FastLimbs> {
-    points: Vec<<G::Twin as Group>::Affine>,
+    /// The points file while it is being loaded; empty after.
+    bytes: Vec<u8>,
+    points: Slots<<G::Twin as Group>::Affine>,
+    /// Points of finished spans (release), read by `finish_load` (acquire).
+    filled: AtomicUsize,
+    /// Every point is in (release in `finish_load`, acquire before every read of the points).
+    loaded: AtomicBool,
     kept: RwLock<Vec<Scalar>>,
 }
 
 trait Bases: Send + Sync {
     fn n(&self) -> usize;
+    fn load_span(&self, start: usize, end: usize) -> Result<(), String>;
+    fn finish_load(&mut self) -> Result<(), String>;
     fn run_share(&self, plan: &SplitPlan, share: usize, scalars: &[u8]) -> Result<Vec<u8>, String>;
     fn keep_scalars(&self, scalars: &[u8]) -> Result<(), String>;
+    fn plan(&self, shares: usize, glv: bool) -> Result<SplitPlan, String>;
     fn run_kept_share(&self, plan: &SplitPlan, share: usize) -> Result<Vec<u8>, String>;
 }
 
 impl<G> Resident<G>
 where
     G: FastLimbs + FormatCurve,
+    G::Twin: FormatCurve,
 {
-    fn load(bytes: &[u8]) -> Result<Self, String> {
-        let points = read_points::<G>(bytes)?;
+    /// Room for the points of `bytes` (a points file: whole items), none of them read yet.
+    fn reserve(bytes: Vec<u8>) -> Result<Self, String> {
+        let n = point_count::<G>(bytes.len())?;
         Ok(Resident {
-            points: points.iter().map(G::affine_to_twin).collect(),
+            bytes,
+            points: Slots::new(n, <G::Twin as fastmsm_msm::MsmGroup>::affine_identity()),
+            filled: AtomicUsize::new(0),
+            loaded: AtomicBool::new(false),
             kept: RwLock::new(Vec::new()),
         })
     }
 
-    /// Share `share` of `plan` from the scalars of its span.
+    /// The loaded points; an error before the load is finished.
+    fn points(&self) -> Result<&[<G::Twin as Group>::Affine], String> {
+        if !self.loaded.load(Ordering::Acquire) {
+            return Err("the points are not loaded yet".into());
+        }
+        // SAFETY: loaded: no span is written any more
+        Ok(unsafe { self.points.all() })
+    }
+
+    /// Share `share` of `plan` from all the scalars (a share owns buckets, so it reads them all).
     fn share(&self, plan: &SplitPlan, share: usize, scalars: &[Scalar]) -> Result<Vec<u8>, String> {
-        if plan.n != self.points.len() {
+        let points = self.points()?;
+        if plan.n != points.len() {
             return Err(format!(
                 "a plan for {} points, {} loaded",
                 plan.n,
-                self.points.len()
+                points.len()
             ));
         }
         if share >= plan.shares.len() {
             return Err(format!("share {share} of a plan of {}", plan.shares.len()));
         }
-        let span = plan.span(share);
         let q = run_share::<G::Twin>(
             plan,
             share,
-            &self.points[span.clone()],
+            points,
             scalars,
-            span.start,
             &AllAffineConfig::default(),
             &mut AllAffineStats::default(),
         )
@@ -154,27 +212,49 @@ where
 impl<G> Bases for Resident<G>
 where
     G: FastLimbs + FormatCurve,
+    G::Twin: FormatCurve,
     <G::Twin as Group>::Affine: Send + Sync,
 {
     fn n(&self) -> usize {
-        self.points.len()
+        self.points.0.len()
+    }
+
+    /// Points `start..end`, parsed, checked and converted straight into the fast limbs.
+    fn load_span(&self, start: usize, end: usize) -> Result<(), String> {
+        if self.loaded.load(Ordering::Acquire) {
+            return Err("these points are loaded already".into());
+        }
+        if start > end || end > self.n() {
+            return Err(format!("points {start}..{end} of {}", self.n()));
+        }
+        for i in start..end {
+            let p = read_point::<G::Twin>(&self.bytes, i)?;
+            // SAFETY: the pool gives each worker its own span, and nothing reads the points
+            // before `finish_load`
+            unsafe { self.points.write(i, p) };
+        }
+        self.filled.fetch_add(end - start, Ordering::Release);
+        Ok(())
+    }
+
+    fn finish_load(&mut self) -> Result<(), String> {
+        let filled = self.filled.load(Ordering::Acquire);
+        if filled != self.n() {
+            return Err(format!("{filled} of {} points loaded", self.n()));
+        }
+        self.bytes = Vec::new();
+        self.loaded.store(true, Ordering::Release);
+        Ok(())
     }
 
     fn run_share(&self, plan: &SplitPlan, share: usize, scalars: &[u8]) -> Result<Vec<u8>, String> {
-        let start = plan.shares.get(share).map_or(0, |_| plan.span(share).start);
-        let k =
-            read_scalars::<G>(scalars).map_err(|e| format!("the scalars from {start} on: {e}"))?;
-        self.share(plan, share, &k)
+        self.share(plan, share, &read_scalars::<G>(scalars)?)
     }
 
     fn keep_scalars(&self, scalars: &[u8]) -> Result<(), String> {
         let k = read_scalars::<G>(scalars)?;
-        if k.len() != self.points.len() {
-            return Err(format!(
-                "{} points but {} scalars",
-                self.points.len(),
-                k.len()
-            ));
+        if k.len() != self.n() {
+            return Err(format!("{} points but {} scalars", self.n(), k.len()));
         }
         *self
             .kept
@@ -183,20 +263,26 @@ where
         Ok(())
     }
 
+    fn plan(&self, shares: usize, glv: bool) -> Result<SplitPlan, String> {
+        let kept = self
+            .kept
+            .read()
+            .map_err(|_| "a worker failed while holding the scalars")?;
+        if kept.len() != self.n() {
+            return Err("no scalars kept for these points".into());
+        }
+        plan_scalars::<G>(&kept, shares, glv)
+    }
+
     fn run_kept_share(&self, plan: &SplitPlan, share: usize) -> Result<Vec<u8>, String> {
         let kept = self
             .kept
             .read()
             .map_err(|_| "a worker failed while holding the scalars")?;
-        if kept.len() != self.points.len() {
+        if kept.len() != self.n() {
             return Err("no scalars kept for these points".into());
         }
-        let span = plan
-            .shares
-            .get(share)
-            .map(|_| plan.span(share))
-            .unwrap_or(0..0);
-        self.share(plan, share, &kept[span])
+        self.share(plan, share, &kept)
     }
 }
 
@@ -215,12 +301,13 @@ macro_rules! by_curve {
     };
 }
 
-fn load<G>(points: &[u8]) -> Result<Box<dyn Bases>, String>
+fn reserve<G>(points: Vec<u8>) -> Result<Box<dyn Bases>, String>
 where
     G: FastLimbs + FormatCurve,
+    G::Twin: FormatCurve,
     <G::Twin as Group>::Affine: Send + Sync,
 {
-    Ok(Box::new(Resident::<G>::load(points)?))
+    Ok(Box::new(Resident::<G>::reserve(points)?))
 }
 
 fn plan_of<G: FastLimbs + FormatCurve>(
@@ -228,9 +315,17 @@ fn plan_of<G: FastLimbs + FormatCurve>(
     shares: usize,
     glv: bool,
 ) -> Result<SplitPlan, String> {
-    let k = read_scalars::<G>(scalars)?;
+    plan_scalars::<G>(&read_scalars::<G>(scalars)?, shares, glv)
+}
+
+/// The plan of checked scalars. `glv` is ignored on a curve without the endomorphism.
+fn plan_scalars<G: FastLimbs + FormatCurve>(
+    k: &[Scalar],
+    shares: usize,
+    glv: bool,
+) -> Result<SplitPlan, String> {
     plan::<G::Twin>(
-        &k,
+        k,
         Window::Auto,
         glv && G::glv_expand(&[], &[]).is_some(),
         shares,
@@ -248,8 +343,9 @@ fn combine<G: FormatCurve>(partials: &[u8]) -> Result<Vec<u8>, String> {
 }
 
 /// Checks every scalar (the file layout: 32 bytes each, below r) and cuts an MSM of them into
-/// `shares` shares: `{n, window_bits, windows, glv, shares, spans}`, where `spans[t]` are the
-/// points (and scalars) share t reads. `glv` is ignored on a curve without the endomorphism.
+/// `shares` shares: `{n, window_bits, windows, glv, shares, spans}`: `shares[t]` lists share
+/// t's pieces `[window, first bucket, end bucket]`, and `spans[t]` the points (and scalars) it
+/// reads. `glv` is ignored on a curve without the endomorphism.
 #[wasm_bindgen]
 pub fn msm_plan(curve: &str, scalars: &[u8], shares: u32, glv: bool) -> Result<JsValue, JsValue> {
     if shares == 0 {
@@ -265,18 +361,42 @@ pub fn msm_combine(curve: &str, partials: &[u8]) -> Result<Vec<u8>, JsValue> {
     by_curve!(curve, combine, partials).map_err(err)
 }
 
+/// The bases at `bases` (from [`MsmBases::address`]) in this shared memory.
+///
+/// # Safety
+/// `bases` is the address of a live MsmBases in this memory, which the pool keeps (does not free)
+/// until every request naming it has returned.
+unsafe fn bases_at<'a>(bases: usize) -> &'a MsmBases {
+    // SAFETY: the caller's promise; Bases is Sync, the scalars sit behind a lock and the points
+    // are written only span by span before any read (Resident)
+    unsafe { &*(bases as *const MsmBases) }
+}
+
 /// Share `share` of `plan` on the bases at `bases` (from [`MsmBases::address`]) with the scalars
 /// kept there ([`MsmBases::keep_scalars`]): what a worker that shares this module's memory runs.
 /// The bases must stay alive (not freed) until every share has returned.
 #[wasm_bindgen]
 pub fn run_kept_share(bases: usize, plan: JsValue, share: u32) -> Result<Vec<u8>, JsValue> {
     let p: PlanJs = serde_wasm_bindgen::from_value(plan).map_err(err)?;
-    // SAFETY: `bases` is the address of a live MsmBases in this memory (the pool keeps the
-    // object until the run's shares are all back); Bases is Sync and the scalars sit behind a lock.
-    let bases = unsafe { &*(bases as *const MsmBases) };
+    // SAFETY: the pool keeps the bases until the run's shares are all back
+    let bases = unsafe { bases_at(bases) };
     bases
         .inner
         .run_kept_share(&p.into(), share as usize)
+        .map_err(err)
+}
+
+/// Points `start..end` of the bases at `bases` (from [`MsmBases::reserve`]): parsed, checked
+/// (below p, on the curve; the error names the point's index) and converted into this package's
+/// limbs, by a worker that shares this module's memory, while the others load their own spans.
+/// The bases must stay alive until every span has returned.
+#[wasm_bindgen]
+pub fn load_kept_points(bases: usize, start: u32, end: u32) -> Result<(), JsValue> {
+    // SAFETY: the pool keeps the bases until every span is back
+    let bases = unsafe { bases_at(bases) };
+    bases
+        .inner
+        .load_span(start as usize, end as usize)
         .map_err(err)
 }
 
@@ -298,14 +418,31 @@ curve_and_n_getters!(MsmBases);
 
 #[wasm_bindgen]
 impl MsmBases {
-    /// Parses and checks `points` (the file layout of `curve`) and converts them to the fast limbs.
+    /// Parses and checks `points` (the file layout of `curve`) and converts them to the fast limbs,
+    /// on this thread.
     #[wasm_bindgen(constructor)]
-    pub fn new(curve: &str, points: &[u8]) -> Result<MsmBases, JsValue> {
-        let inner = by_curve!(curve, load, points).map_err(err)?;
+    pub fn new(curve: &str, points: Vec<u8>) -> Result<MsmBases, JsValue> {
+        let mut bases = MsmBases::reserve(curve, points)?;
+        let n = bases.inner.n();
+        bases.inner.load_span(0, n).map_err(err)?;
+        bases.finish_load()?;
+        Ok(bases)
+    }
+
+    /// Room for the points of `points` (the file layout of `curve`; a truncated last point is an
+    /// error), to be loaded span by span by the workers of this memory ([`load_kept_points`]),
+    /// then [`MsmBases::finish_load`].
+    pub fn reserve(curve: &str, points: Vec<u8>) -> Result<MsmBases, JsValue> {
+        let inner = by_curve!(curve, reserve, points).map_err(err)?;
         Ok(MsmBases {
             curve: curve.into(),
             inner,
         })
+    }
+
+    /// Ends a load: every span must be in. The file's bytes are freed.
+    pub fn finish_load(&mut self) -> Result<(), JsValue> {
+        self.inner.finish_load().map_err(err)
     }
 
     /// The limb width this package's MSM runs on (30 or 51).
@@ -314,8 +451,8 @@ impl MsmBases {
         LIMB_BITS
     }
 
-    /// Share `share` of `plan` (from [`msm_plan`]), given the scalars of its span: one affine
-    /// point (file layout).
+    /// Share `share` of `plan` (from [`msm_plan`]), given all the scalars: one affine point (file
+    /// layout).
     pub fn run_share(&self, plan: JsValue, share: u32, scalars: &[u8]) -> Result<Vec<u8>, JsValue> {
         let p: PlanJs = serde_wasm_bindgen::from_value(plan).map_err(err)?;
         self.inner
@@ -326,6 +463,15 @@ impl MsmBases {
     /// Parses, checks and keeps all n scalars for the workers that share this memory.
     pub fn keep_scalars(&self, scalars: &[u8]) -> Result<(), JsValue> {
         self.inner.keep_scalars(scalars).map_err(err)
+    }
+
+    /// [`msm_plan`] of the kept scalars ([`MsmBases::keep_scalars`]), which are not parsed again.
+    pub fn plan(&self, shares: u32, glv: bool) -> Result<JsValue, JsValue> {
+        if shares == 0 {
+            return Err(err("shares: at least 1"));
+        }
+        let p = self.inner.plan(shares as usize, glv).map_err(err)?;
+        to_js(&PlanJs::from(&p))
     }
 
     /// The object's address in this module's memory, for [`run_kept_share`].

@@ -235,6 +235,41 @@ describe('the npm package, installed from its tarball', () => {
     await context.close();
   });
 
+  test('points kept by the session, and inputs moved instead of copied', async () => {
+    const { context, page, problems } = await open(isolated);
+    const got = await page.evaluate(async () => {
+      const get = async (f) => new Uint8Array(await (await fetch(`inputs/${f}`)).arrayBuffer());
+      const message = (p) => p.then(() => 'no error', (e) => e.message);
+      const s = await window.fastmsm.createSession({ curve: 'bls12-377', backend: 'cpu', assets: window.fastmsmAssets });
+      const none = await message(s.msm({ scalars: await get('bls12-377-random.scalars') }));
+      const loaded = await s.loadPoints(await get('bls12-377-random.points'));
+      const kept = await s.msm({ scalars: await get('bls12-377-random.scalars') });
+      // a call with points of its own leaves the kept ones kept
+      const own = await s.msm({ points: await get('bls12-377-edge.points'), scalars: await get('bls12-377-edge.scalars') });
+      const keptAgain = await s.msm({ scalars: await get('bls12-377-random.scalars') });
+      // moved: the caller's arrays are detached afterwards
+      const points = await get('bls12-377-edge.points');
+      const scalars = await get('bls12-377-edge.scalars');
+      const moved = await s.msm({ points, scalars, transfer: true });
+      const detached = [points.byteLength, scalars.byteLength];
+      const badLoad = await message(s.loadPoints(new Uint8Array(95)));
+      const badTransfer = await message(s.msm({ scalars: new Uint8Array(32), transfer: 'yes' }));
+      s.dispose();
+      return { none, n: loaded.n, kept: kept.point, own: own.point, keptAgain: keptAgain.point, moved: moved.point, detached, badLoad, badTransfer };
+    });
+    assert.match(got.none, /no points: give points to this call, or keep some first \(session\.loadPoints\)/);
+    assert.equal(got.n, N);
+    assert.equal(got.kept, expected['bls12-377-random'], 'kept points');
+    assert.equal(got.own, expected['bls12-377-edge'], 'a call\'s own points');
+    assert.equal(got.keptAgain, expected['bls12-377-random'], 'the kept points after a call with its own');
+    assert.equal(got.moved, expected['bls12-377-edge'], 'moved inputs');
+    assert.deepEqual(got.detached, [0, 0], 'moved arrays are detached');
+    assert.match(got.badLoad, /point 0 is truncated/);
+    assert.match(got.badTransfer, /transfer: expected true or false/);
+    assert.deepEqual(problems, []);
+    await context.close();
+  });
+
   test('cpu without isolation: message passing, same answers; the package unbundled too', async () => {
     for (const path of ['', 'modules.html']) {
       const { context, page, problems } = await open(plain, path);

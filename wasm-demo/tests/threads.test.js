@@ -75,10 +75,18 @@ describe('the CPU MSM on every core', () => {
       const c = checks.results.find((r) => r.mode === mode);
       assert.ok(c, `${mode} checked`);
       assert.match(c.empty, /n = 0/, `${mode}: n = 0`);
+      assert.match(c.off_curve, /^point 5: .* is not on the curve/, `${mode}: the first bad point, by index`);
+      assert.match(c.truncated, /point 7 is truncated/, `${mode}: a truncated point`);
       assert.match(c.mismatch, /8 points but 7 scalars/, `${mode}: lengths`);
       assert.match(c.too_big, /scalar 3: .* is not below the group order r/, `${mode}: scalar ≥ r`);
       assert.match(c.crashed, /CPU worker 0 stopped/, `${mode}: a dead worker is reported`);
     }
+    // an unfused multiply-add (pretended): message passing on 30-bit limbs, the same point
+    if (checks.fallback.error) assert.fail(`the fallback failed: ${checks.fallback.error}`);
+    assert.equal(checks.fallback.mode, 'message');
+    assert.equal(checks.fallback.package, 'main');
+    assert.match(checks.fallback.reason, /not fused .*message passing/);
+    assert.equal(checks.fallback.verified, true, 'the fallback\'s point equals arkworks\'');
     assert.deepEqual(problems, []);
     await context.close();
   });

@@ -4,12 +4,14 @@
 //
 // Two modes:
 //  - 'shared': one WebAssembly memory for all (the threads package, built with atomics): the
-//    points and scalars are written there once and a request names a share. Needs a
-//    cross-origin-isolated page (COOP/COEP headers, or the site's service worker) and relaxed
-//    SIMD (the package runs the 51-bit FMA product).
+//    points and scalars are written there once and a request names a share; the workers load
+//    the points together, each a span of them, straight into the 51-bit limbs. Needs a
+//    cross-origin-isolated page (COOP/COEP headers, or the site's service worker), relaxed SIMD
+//    and a fused multiply-add (the package runs the 51-bit FMA product; where the probe finds
+//    the multiply-add unfused, `start` rejects with UnfusedFma and the caller runs 'message').
 //  - 'message': each worker its own instance of the relaxed-SIMD package (or the main one, where
 //    the browser lacks relaxed SIMD) and its own copy of the points; a request carries the
-//    scalars its share reads. Works in any page.
+//    scalars (all of them: a share owns some buckets of every point). Works in any page.
 // Every result is the same point as one thread's (the split is exact); a worker that stops is
 // reported and the pool is closed, never waited on.
 import { wasmFeatures } from '../core/features.js';
@@ -65,6 +67,15 @@ let poolsStarted = 0;
 /** A worker that did not answer its start in time. */
 class StartTimeout extends Error {}
 
+/** The shared-memory package's product needs a fused multiply-add, and this machine's is not. */
+export class UnfusedFma extends Error {}
+
+/**
+ * Options of a pool.
+ * @typedef {{ pretendUnfusedFma?: boolean }} PoolOptions `pretendUnfusedFma` (for the tests):
+ *   act as if the multiply-add probe had failed, so that the exact fallbacks run here
+ */
+
 /**
  * `promise`, or a StartTimeout with `message` after START_SECONDS.
  * @template T
@@ -86,12 +97,13 @@ export class CpuPool {
    * @param {number} size
    * @param {URL | string} packages the folder holding pkg/, pkg-relaxed/ and pkg-threads/
    * @param {(fraction: number, text: string) => void} [progress]
+   * @param {PoolOptions} [options]
    */
-  static async start(mode, size, packages, progress = () => {}) {
+  static async start(mode, size, packages, progress = () => {}, options = {}) {
     /** @type {'threads' | 'relaxed' | 'main'} */
-    let which = mode === 'shared' ? 'threads' : wasmFeatures().relaxed_simd ? 'relaxed' : 'main';
+    let which = mode === 'shared' ? 'threads' : wasmFeatures().relaxed_simd && !options.pretendUnfusedFma ? 'relaxed' : 'main';
     for (let attempt = 1; ; attempt++) {
-      const pool = new CpuPool(mode, size, which, packages);
+      const pool = new CpuPool(mode, size, which, packages, options);
       try {
         if (await pool.#init(progress)) return pool;
       } catch (e) {
@@ -114,14 +126,16 @@ export class CpuPool {
    * @param {number} size
    * @param {'threads' | 'relaxed' | 'main'} which
    * @param {URL | string} packages
+   * @param {PoolOptions} [options]
    */
-  constructor(mode, size, which, packages) {
+  constructor(mode, size, which, packages, options = {}) {
     if (!['shared', 'message'].includes(mode)) throw new Error(`unknown thread mode ${mode}: 'shared' or 'message'`);
     if (!(size >= 1)) throw new Error(`a pool of ${size} workers: at least 1`);
     this.mode = mode;
     this.size = size;
     this.package = which;
     this.packages = packages;
+    this.options = options;
     /** @type {WorkerClient[]} */
     this.workers = [];
     /** @type {string | null} */
@@ -150,7 +164,9 @@ export class CpuPool {
       // one heap and the glue's state; each pool owns what it starts.
       this.pkg = await import(`${glue}?pool=${++poolsStarted}`);
       await this.pkg.default({ module_or_path: wasm });
-      if (!this.pkg.shares_limbs_ok()) throw new Error('f64x2.relaxed_madd is not fused here; the shared-memory package needs a fused multiply-add');
+      if (!this.pkg.shares_limbs_ok() || this.options.pretendUnfusedFma) {
+        throw new UnfusedFma(`f64x2.relaxed_madd is not fused here${this.options.pretendUnfusedFma ? ' (pretended, for a test)' : ''}; the shared-memory package needs a fused multiply-add`);
+      }
       [module, memory] = this.pkg.shared_module_and_memory();
     } else {
       progress(0, `Compiling the ${this.package} package`);
@@ -200,7 +216,9 @@ export class CpuPool {
   }
 
   /**
-   * Loads the points (the file layout of `curve`) for the MSMs that follow.
+   * Loads the points (the file layout of `curve`) for the MSMs that follow: parsed, checked and
+   * converted into each package's limbs. In shared mode every worker loads a span of them into
+   * the one memory at once; in message mode each worker loads all of them into its own.
    * @param {string} curve
    * @param {Uint8Array} points
    */
@@ -210,8 +228,21 @@ export class CpuPool {
     if (this.mode === 'shared') {
       this.bases?.free();
       this.bases = null; // freed: a load that fails below must not leave it to be freed again
-      this.bases = new this.pkg.MsmBases(curve, points);
-      this.n = this.bases.n;
+      const bases = this.pkg.MsmBases.reserve(curve, points);
+      try {
+        const { n, address } = bases;
+        const spans = this.workers.map((_, i) => [Math.floor(n * i / this.size), Math.floor(n * (i + 1) / this.size)]);
+        const replies = await Promise.allSettled(spans.map(([start, end], i) => this.#call(i, { op: 'sharedLoad', address, start, end })));
+        // the first bad point in input order: spans are in order, and each reports its first
+        const failed = replies.find((r) => r.status === 'rejected');
+        if (failed) throw /** @type {PromiseRejectedResult} */ (failed).reason;
+        bases.finish_load();
+      } catch (e) {
+        bases.free();
+        throw e;
+      }
+      this.bases = bases;
+      this.n = bases.n;
     } else {
       const replies = await Promise.all(this.workers.map((_, i) => this.#call(i, { op: 'load', curve, points })));
       this.n = replies[0].n;
@@ -236,14 +267,16 @@ export class CpuPool {
     let partials;
     let plan;
     if (this.mode === 'shared') {
+      // parsed and checked once, then planned from what was kept
       this.bases.keep_scalars(scalars);
-      plan = this.pkg.msm_plan(this.curve, scalars, threads, glv);
+      plan = this.bases.plan(threads, glv);
       const address = this.bases.address;
       partials = await Promise.all(plan.shares.map((/** @type {any} */ _, /** @type {number} */ t) => this.#call(t % this.size, { op: 'sharedShare', address, plan, share: t })));
     } else {
       plan = planner.msm_plan(this.curve, scalars, threads, glv);
-      partials = await Promise.all(plan.spans.map(([a, b], /** @type {number} */ t) => {
-        const mine = scalars.slice(32 * a, 32 * b);
+      // a share owns buckets of every point, so each reads all the scalars: a copy each, moved
+      partials = await Promise.all(plan.shares.map((/** @type {any} */ _, /** @type {number} */ t) => {
+        const mine = scalars.slice();
         return this.#call(t % this.size, { op: 'share', plan, share: t, scalars: mine }, [mine.buffer]);
       }));
     }

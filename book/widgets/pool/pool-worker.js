@@ -2,7 +2,8 @@
 //  - message passing: the main or relaxed-SIMD package in a memory of its own; the points are
 //    loaded into it once, and each request brings the scalars of one share;
 //  - shared memory: the threads package over the coordinator's shared memory; a request names
-//    the bases' address and a share, and the points and scalars are read where they lie.
+//    the bases' address and a span of points to load, or a share to run, and the points and
+//    scalars are read where they lie.
 // Every request is answered (core/rpc.js), with the share's point or the error's message.
 import { Transfer, serve } from '../core/rpc.js';
 
@@ -26,6 +27,10 @@ serve({
   share({ plan, share, scalars }) {
     const point = bases.run_share(plan, share, scalars);
     return new Transfer({ point }, [point.buffer]);
+  },
+  sharedLoad({ address, start, end }) {
+    pkg.load_kept_points(address, start, end);
+    return null;
   },
   sharedShare({ address, plan, share }) {
     const point = pkg.run_kept_share(address, plan, share);

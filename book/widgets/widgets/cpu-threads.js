@@ -7,6 +7,7 @@ import { BOOK_PACKAGES } from '../core/packages.js';
 import { byCurveAndSize, msText } from '../core/render.js';
 import { CURVES, SEED } from '../core/seeded.js';
 import { median, round, summary } from '../core/stats.js';
+import { MsmBackends } from '../core/backends.js';
 import { CpuPool, pointHex, threadSupport } from '../pool/cpu-pool.js';
 
 export const title = 'The MSM on every core: threads in WebAssembly, both modes';
@@ -47,6 +48,12 @@ async function errorChecks(wasm, support) {
     const pool = await CpuPool.start(mode, 2, BOOK_PACKAGES);
     try {
       const empty = await message(() => pool.load('bn254', new Uint8Array(0)));
+      // two bad points: the error names the first, whichever worker's span it lies in
+      const bad = points.slice();
+      bad[5 * 64] ^= 1;
+      bad[7 * 64] ^= 1;
+      const offCurve = await message(() => pool.load('bn254', bad));
+      const truncated = await message(() => pool.load('bn254', points.slice(0, 8 * 64 - 3)));
       await pool.load('bn254', points);
       const mismatch = await message(() => pool.msm(wasm, scalars.slice(0, 7 * 32), 2));
       const big = scalars.slice();
@@ -57,12 +64,31 @@ async function errorChecks(wasm, support) {
         // the error arrives with the next message from the worker, or at once if it came first
         for (let i = 0; i < 50; i++) await pool.msm(wasm, scalars, 2);
       });
-      results.push({ mode, empty, mismatch, too_big: tooBig, crashed });
+      results.push({ mode, empty, off_curve: offCurve, truncated, mismatch, too_big: tooBig, crashed });
     } finally {
       pool.terminate();
     }
   }
-  return { suite: 'msm-wasm-threads-errors', device: {}, results, verified: true };
+  // Where the probe finds the relaxed multiply-add unfused (pretended here), the shared-memory
+  // pool refuses to start and the backends of the npm package and the CPU-or-GPU widget run
+  // message passing on the exact 30-bit product instead: the same point, and the reason.
+  const input = new wasm.CpuMsm('bls12-377', 64, SEED, () => {});
+  const reference = input.run('arkworks', 64, 0, 0, false);
+  const points = input.points_bytes(64);
+  const scalars = input.scalars_bytes(64);
+  input.free();
+  const backends = new MsmBackends(wasm, { packages: BOOK_PACKAGES, threads: 2, gpuSession: async () => null, pool: { pretendUnfusedFma: true } });
+  let fallback;
+  try {
+    const out = await backends.cpu('bls12-377', points, scalars, () => {});
+    const got = pointHex(out.bytes);
+    fallback = { mode: out.mode, reason: out.modeReason, package: backends.pool?.package, verified: got.x === reference.x && got.y === reference.y };
+  } catch (e) {
+    fallback = { error: String(e.message) };
+  } finally {
+    await backends.dispose();
+  }
+  return { suite: 'msm-wasm-threads-errors', device: {}, results, fallback, verified: true };
 }
 
 /** @param {import('../core/types.js').Wasm} wasm */

@@ -22,6 +22,7 @@ use fastmsm_mont::emmart::{
     self, BestLanes, EmmartParams, emmart_mul_interleaved, emmart_mul_interleaved_lazy,
     emmart_mul_paired,
 };
+use fastmsm_mont::emmart_lanes::{BestPair, emmart_mul_pair, emmart_mul_pair_lazy};
 use fastmsm_mont::no_carry::{NoCarryNotApplicable, NoCarryParams, cios_no_carry};
 use fastmsm_mont::primitives::{
     adc, add_mod_radix, sbb, sub_lazy_radix, sub_mod_radix, subtract_p_if_needed,
@@ -243,6 +244,13 @@ impl Backend for Radix51 {
         _m: &MontParams<N>,
         k: &EmmartParams<N>,
     ) -> [[u64; N]; K] {
+        if K == 2 {
+            // two products: one in each lane (emmart_lanes), not two interleaved column pairs
+            let [x, y] = emmart_mul_pair::<BestPair, N>([a[0], a[1]], [b[0], b[1]], k);
+            let mut out = [x; K];
+            out[1] = y;
+            return out;
+        }
         emmart_mul_interleaved::<BestLanes, N, K>(a, b, k)
     }
 
@@ -255,6 +263,12 @@ impl Backend for Radix51 {
         _m: &MontParams<N>,
         k: &EmmartParams<N>,
     ) -> [[u64; N]; K] {
+        if K == 2 {
+            let [x, y] = emmart_mul_pair_lazy::<BestPair, N>([a[0], a[1]], [b[0], b[1]], k);
+            let mut out = [x; K];
+            out[1] = y;
+            return out;
+        }
         emmart_mul_interleaved_lazy::<BestLanes, N, K>(a, b, k)
     }
 

@@ -513,21 +513,45 @@ pub fn emmart_mul_interleaved<L: FmaLanes, const N: usize, const K: usize>(
     k: &EmmartParams<N>,
 ) -> [[u64; N]; K] {
     let (out, carry) = interleaved_unreduced::<L, N, K>(a, b, k);
-    core::array::from_fn(|x| {
-        // With a, b < 2p the result is t = (a·b + q·p)/R < p + 4p²/R: t ≥ p needs q·p/R within
-        // 4p²/R of p. For the BLS12 base fields (R = 2^408, p < 2^382) a top limb below p's
-        // settles t < p for all but about one product in 2^19, so a predicted branch replaces
-        // the borrow chain and its selects.
-        if !k.rare_subtraction {
-            subtract_p_if_needed_radix(&out[x], carry[x] as u64, &k.mont.p, LIMB_BITS)
-        } else if carry[x] == 0 && out[x][N - 1] < k.mont.p[N - 1] {
-            out[x]
-        } else {
-            subtract_rare(&out[x], carry[x] as u64, &k.mont.p)
-        }
-    })
+    core::array::from_fn(|x| reduce_full(&out[x], carry[x], k))
 }
 // ANCHOR_END: emmart_interleaved
+
+/// The final subtraction of a product's unreduced limbs `t` and the bit above them: below p.
+#[inline(always)]
+pub(crate) fn reduce_full<const N: usize>(
+    t: &[u64; N],
+    carry: i64,
+    k: &EmmartParams<N>,
+) -> [u64; N] {
+    // With a, b < 2p the result is t = (a·b + q·p)/R < p + 4p²/R: t ≥ p needs q·p/R within
+    // 4p²/R of p. For the BLS12 base fields (R = 2^408, p < 2^382) a top limb below p's
+    // settles t < p for all but about one product in 2^19, so a predicted branch replaces
+    // the borrow chain and its selects.
+    if !k.rare_subtraction {
+        subtract_p_if_needed_radix(t, carry as u64, &k.mont.p, LIMB_BITS)
+    } else if carry == 0 && t[N - 1] < k.mont.p[N - 1] {
+        *t
+    } else {
+        subtract_rare(t, carry as u64, &k.mont.p)
+    }
+}
+
+/// A lazy product's unreduced limbs: as they are where [`EmmartParams::lazy`] (below 2p), else
+/// fully reduced.
+#[inline(always)]
+pub(crate) fn reduce_lazy<const N: usize>(
+    t: &[u64; N],
+    carry: i64,
+    k: &EmmartParams<N>,
+) -> [u64; N] {
+    if k.lazy {
+        debug_assert!(carry == 0, "a lazy product exceeded R");
+        *t
+    } else {
+        subtract_p_if_needed_radix(t, carry as u64, &k.mont.p, LIMB_BITS)
+    }
+}
 
 /// The final subtraction off the hot path where [`EmmartParams::rare_subtraction`] holds (the
 /// attribute keeps it a branch, not a select that would run it every time).
@@ -553,14 +577,7 @@ pub fn emmart_mul_interleaved_lazy<L: FmaLanes, const N: usize, const K: usize>(
     k: &EmmartParams<N>,
 ) -> [[u64; N]; K] {
     let (out, carry) = interleaved_unreduced::<L, N, K>(a, b, k);
-    if k.lazy {
-        debug_assert!(carry.iter().all(|&c| c == 0), "a lazy product exceeded R");
-        out
-    } else {
-        core::array::from_fn(|x| {
-            subtract_p_if_needed_radix(&out[x], carry[x] as u64, &k.mont.p, LIMB_BITS)
-        })
-    }
+    core::array::from_fn(|x| reduce_lazy(&out[x], carry[x], k))
 }
 // ANCHOR_END: emmart_lazy
 

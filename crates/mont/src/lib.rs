@@ -36,6 +36,7 @@ pub mod carry_budget;
 pub mod chain;
 pub mod cios;
 pub mod emmart;
+pub mod emmart_lanes;
 pub mod error;
 pub mod fields;
 pub mod fios;

@@ -277,12 +277,14 @@ pub(crate) fn accumulate_sorted<G: MsmGroup>(
     }
     let identity = G::affine_identity();
     // Both buffers keep their length between windows: every place a round reads was written
-    // before, in this window, so stale points from an earlier window are never read. They take
-    // the most any window can need (every point) at once: growing them window by window would
-    // copy them each time.
+    // before, in this window, so stale points from an earlier window are never read. A window
+    // needs a place per nonzero digit (a share's piece, whose digits name only some buckets,
+    // needs fewer than n); they grow with an eighth to spare, so that the next window, which
+    // needs about as many, does not copy them again.
+    let need = total as usize;
     for buf in [&mut s.a, &mut s.b] {
-        if buf.len() < points.len() {
-            buf.resize(points.len(), identity);
+        if buf.len() < need {
+            buf.resize((need + need / 8).min(points.len()), identity);
         }
     }
     first_round::<G>(points, digits, batch, s, stats);
@@ -401,28 +403,39 @@ fn add_batch<G: MsmGroup>(
 }
 
 // ANCHOR: affine_reduction
-/// Σ_j j·`sums[w·m + j − 1]` for every window w (m buckets each), all windows at once: each
-/// window's buckets are cut into `segments` segments of L buckets; the running sums R and totals T
-/// of all segments of all windows advance together, one batch per step. Window w's result is
-/// Σ_t T_t + L·Σ_t t·R_t (cuZK's correction, the second sum by a running sum over t).
-pub(crate) fn reduce_all_affine<G: MsmGroup>(
+/// Σ_j (b₀ + j + 1)·`sums[o + j]` for every range (b₀, len) of `ranges`, whose sums lie one after
+/// another in `sums` (range k's at o = the lengths before it): the running-sum reduction of the
+/// buckets b₀ .. b₀ + len of a window, all ranges at once. Each range is cut into segments of `l`
+/// buckets; the running sums R and totals T of all segments of all ranges advance together, one
+/// batch per step. A range's result is Σ_t T_t + l·Σ_t t·R_t (cuZK's correction, the second sum
+/// by a running sum over t), plus b₀·Σ_t R_t for a range that does not start at the first bucket.
+pub(crate) fn reduce_ranges<G: MsmGroup>(
     sums: &[G::Affine],
-    m: usize,
-    segments: usize,
+    ranges: &[(usize, usize)],
+    l: usize,
     stats: &mut AllAffineStats,
 ) -> Vec<G> {
-    let windows = sums.len() / m;
-    let s = segments.clamp(1, m);
-    let l = m.div_ceil(s);
-    let mut running = vec![G::affine_identity(); windows * s];
-    let mut total = vec![G::affine_identity(); windows * s];
+    let l = l.max(1);
+    // segment x: (range, first bucket of the range's sums in `sums`, segment index t)
+    let mut segs = Vec::new();
+    let mut first = Vec::with_capacity(ranges.len());
+    let mut offset = 0;
+    for (k, &(_, len)) in ranges.iter().enumerate() {
+        first.push(segs.len());
+        for t in 0..len.div_ceil(l) {
+            segs.push((k, offset, t));
+        }
+        offset += len;
+    }
+    let mut running = vec![G::affine_identity(); segs.len()];
+    let mut total = vec![G::affine_identity(); segs.len()];
     let (mut pending, mut denominators) = (Vec::new(), Vec::new());
-    // bucket of segment x = (w, t) at local position j, or the identity past the last bucket
+    // bucket of segment x at local position j, or the identity past its range's last bucket
     let bucket = |x: usize, j: usize| {
-        let (w, t) = (x / s, x % s);
+        let (k, o, t) = segs[x];
         let b = t * l + j;
-        if b < m {
-            sums[w * m + b]
+        if b < ranges[k].1 {
+            sums[o + b]
         } else {
             G::affine_identity()
         }
@@ -438,19 +451,39 @@ pub(crate) fn reduce_all_affine<G: MsmGroup>(
         let r = &running;
         add_batch::<G>(&mut total, |x| r[x], &mut pending, &mut denominators, stats);
     }
-    (0..windows)
-        .map(|w| {
-            let seg = |t: usize| w * s + t;
-            let t_sum = (0..s).fold(G::identity(), |acc, t| acc.add_affine(&total[seg(t)]));
+    ranges
+        .iter()
+        .enumerate()
+        .map(|(k, &(b0, len))| {
+            let (from, count) = (first[k], len.div_ceil(l));
+            let t_sum = (0..count).fold(G::identity(), |acc, t| acc.add_affine(&total[from + t]));
             // Σ_t t·R_t by a running sum over the segments, from the top
             let (mut run, mut weighted) = (G::identity(), G::identity());
-            for t in (1..s).rev() {
-                run = run.add_affine(&running[seg(t)]);
+            for t in (1..count).rev() {
+                run = run.add_affine(&running[from + t]);
                 weighted = weighted.add(&run);
             }
-            t_sum.add(&weighted.mul_scalar(&[l as u64]))
+            let mut q = t_sum.add(&weighted.mul_scalar(&[l as u64]));
+            if b0 > 0 && count > 0 {
+                let all = run.add_affine(&running[from]);
+                q = q.add(&all.mul_scalar(&[b0 as u64]));
+            }
+            q
         })
         .collect()
+}
+
+/// Σ_j j·`sums[w·m + j − 1]` for every window w (m buckets each), all windows at once, in
+/// `segments` segments per window ([`reduce_ranges`] with whole windows).
+pub(crate) fn reduce_all_affine<G: MsmGroup>(
+    sums: &[G::Affine],
+    m: usize,
+    segments: usize,
+    stats: &mut AllAffineStats,
+) -> Vec<G> {
+    let windows = sums.len() / m;
+    let l = m.div_ceil(segments.clamp(1, m));
+    reduce_ranges::<G>(sums, &vec![(0, m); windows], l, stats)
 }
 // ANCHOR_END: affine_reduction
 
@@ -463,6 +496,13 @@ pub fn segments(m: usize, windows: usize, bits: u32) -> usize {
     let inversion = 1.5 * bits as f64;
     let s = (2.0 * m as f64 * inversion / (40.0 * windows.max(1) as f64)).sqrt();
     (s.round() as usize).clamp(1, m.max(1))
+}
+
+/// The same balance for `total` buckets in ranges of any length: the segment length L (the steps
+/// of the reduction) with 2·L·1.5·bits = 40·(total/L), L = √(40·total / (3·bits)).
+pub fn segment_length(total: usize, bits: u32) -> usize {
+    let l = (40.0 * total as f64 / (3.0 * bits as f64)).sqrt();
+    (l.round() as usize).clamp(1, total.max(1))
 }
 // ANCHOR_END: all_affine_segments
 

@@ -82,6 +82,31 @@ pub fn signed_digits(k: &Scalar, c: u32, windows: usize) -> Option<Vec<i32>> {
     (decompose_into(k, c, &mut out) == 0).then_some(out)
 }
 
+// ANCHOR: digit_at
+/// Digit `w` of [`decompose_into`]'s signed digits of `k`, without the windows below it.
+///
+/// The carry into window w is 1 exactly when the integer below it, `k mod 2^(c·w)`, exceeds the
+/// largest value its w digits can spell, `M_w = Σ_{i<w} (2^(c−1) − 1)·2^(c·i)` (every chunk
+/// `0111…1`): the lower digits then spell `k mod 2^(c·w) − 2^(c·w)`. Comparing with M_w from
+/// the top chunk down settles the carry at the first chunk that differs from `0111…1`, nearly
+/// always the first. A share that owns a few windows of all the points computes just those.
+#[inline]
+pub fn digit_at(k: &Scalar, w: usize, c: u32) -> i32 {
+    debug_assert!((2..=16).contains(&c));
+    let half = 1u32 << (c - 1);
+    let mut carry = 0;
+    for j in (0..w).rev() {
+        let v = chunk(k, j, c);
+        if v != half - 1 {
+            carry = (v > half - 1) as i32;
+            break;
+        }
+    }
+    let v = chunk(k, w, c) as i32 + carry;
+    if v >= half as i32 { v - (1 << c) } else { v }
+}
+// ANCHOR_END: digit_at
+
 /// The digits of many scalars, laid out window-major (`out[w·n + i]` is digit w of scalar i), the
 /// order bucket accumulation reads them. Panics if a scalar does not fit `windows` windows.
 pub fn decompose_all(scalars: &[Scalar], c: u32, windows: usize) -> Vec<i32> {
@@ -149,6 +174,50 @@ mod tests {
             vec![29, 25]
         );
         assert_eq!(from_shifted(15, 5), -1);
+    }
+
+    #[test]
+    fn one_digit_is_the_decomposition_s() {
+        // splitmix64 words, and the patterns where carries chain: 0111…1 runs, all ones, 2^(c−1)
+        let mut state = 11u64;
+        let mut word = move || {
+            state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+            let mut z = state;
+            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+            z ^ (z >> 31)
+        };
+        for c in 2..=16u32 {
+            let mut scalars: Vec<Scalar> = (0..200)
+                .map(|_| [word(), word(), word(), word() >> 3])
+                .collect();
+            // every chunk 0111…1: the carry question ties all the way down
+            let mut tie = [0u64; 4];
+            for j in 0..(253 / c as usize) {
+                for b in 0..(c - 1) as usize {
+                    let at = j * c as usize + b;
+                    tie[at / 64] |= 1 << (at % 64);
+                }
+            }
+            let mut over = tie;
+            over[0] |= 1 << (c - 1);
+            scalars.extend([
+                tie,
+                over,
+                [0; 4],
+                [1, 0, 0, 0],
+                [u64::MAX, u64::MAX, u64::MAX, u64::MAX >> 3],
+            ]);
+            scalars.push([1 << (c - 1), 0, 0, 0]);
+            let windows = 256usize.div_ceil(c as usize) + 1;
+            let mut d = vec![0; windows];
+            for k in &scalars {
+                decompose_into(k, c, &mut d);
+                for (w, &want) in d.iter().enumerate() {
+                    assert_eq!(digit_at(k, w, c), want, "c = {c}, w = {w}, k = {k:x?}");
+                }
+            }
+        }
     }
 
     #[test]

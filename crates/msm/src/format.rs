@@ -103,15 +103,23 @@ fn whole_items(len: usize, size: usize, what: &str) -> Result<usize, String> {
 
 /// Parses a points file.
 pub fn read_points<G: FormatCurve>(bytes: &[u8]) -> Result<Vec<G::Affine>, String> {
+    let n = point_count::<G>(bytes.len())?;
+    (0..n).map(|i| read_point::<G>(bytes, i)).collect()
+}
+
+/// How many points a points file of `len` bytes holds; an error names a truncated last point.
+pub fn point_count<G: FormatCurve>(len: usize) -> Result<usize, String> {
+    whole_items(len, 2 * G::coord_bytes(), "point")
+}
+
+/// Point `i` of a points file (whose length [`point_count`] accepted): parsed, its coordinates
+/// checked against p and the point against the curve equation, in `G`'s own field arithmetic.
+/// The error names the index. Workers that share one memory each read a span of the points this
+/// way, in parallel, straight into the representation their MSM runs on.
+pub fn read_point<G: FormatCurve>(bytes: &[u8], i: usize) -> Result<G::Affine, String> {
     let cb = G::coord_bytes();
-    let n = whole_items(bytes.len(), 2 * cb, "point")?;
-    (0..n)
-        .map(|i| {
-            let item = &bytes[2 * cb * i..2 * cb * (i + 1)];
-            G::point(&words_le(&item[..cb]), &words_le(&item[cb..]))
-                .map_err(|e| format!("point {i}: {e}"))
-        })
-        .collect()
+    let item = &bytes[2 * cb * i..2 * cb * (i + 1)];
+    G::point(&words_le(&item[..cb]), &words_le(&item[cb..])).map_err(|e| format!("point {i}: {e}"))
 }
 
 /// Parses a scalars file, checking each scalar against r.

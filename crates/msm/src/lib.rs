@@ -37,8 +37,8 @@
 //! [`MsmOutput`] carries the sum and what the run did. The whole MSM is **variable-time** in the
 //! scalars; [`Window::FromSize`] removes the scalar values from the window choice (the book's
 //! security chapter says what remains). [`check_points`] runs the point checks alone, for points
-//! loaded once. Web workers that each hold a span of the points use [`split::plan`] and
-//! [`split::run_share`]. The group types are [`MsmGroup`]: XYZZ ([`Bn254G1`], [`Bls12_377G1`],
+//! loaded once. Web workers that each hold the points use [`split::plan`] (a share per run of
+//! buckets) and [`split::run_share`]. The group types are [`MsmGroup`]: XYZZ ([`Bn254G1`], [`Bls12_377G1`],
 //! [`Bls12_381G1`]), Jacobian for the same curves, and extended twisted Edwards
 //! ([`EdBls12_377G`]). Everything is portable (it runs in WebAssembly).
 //! [`format`](mod@format) reads and writes the interchange layout of the `msm` tool and the npm

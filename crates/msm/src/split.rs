@@ -1,24 +1,32 @@
 //! The all-affine MSM ([`crate::all_affine`]) cut into shares for threads or workers.
 //!
-//! The bucket method's work is a grid of W windows × n points: every cell is one point's digit of
-//! one window going into a bucket. [`cut`] reads the grid window by window and cuts it into T
-//! contiguous shares of (nearly) the same number of cells, so share t holds the tail of one
-//! window, some whole windows and the head of another. Each piece of a share, (window w, points
-//! a..b), fills its own 2^(c−1) buckets from its points; the share reduces all its pieces together
-//! (one lock-step affine reduction, as the single-threaded MSM does with its windows) and returns
-//! Σ 2^(c·w)·S_piece. The MSM is the sum of the shares' results, whatever T is.
+//! The bucket method's work is a grid of buckets: W windows of 2^(c−1) buckets each, every bucket
+//! filled with the points whose digit in that window names it and then reduced (two affine
+//! additions per bucket in the running sums). [`cut`] reads the grid window by window and cuts
+//! it into T contiguous runs of buckets of (nearly) the same expected work, so share t owns the
+//! top of one window's buckets, some whole windows and the bottom of another's. A share reads
+//! the digits of its windows for *all* points and keeps those that fall in its buckets; it fills
+//! them (sorted accumulation), reduces them (one lock-step affine reduction over all its pieces)
+//! and returns Σ_w 2^(c·w)·S_w over its pieces. The MSM is the sum of the shares' results,
+//! whatever T is.
 //!
-//! Against the single-threaded MSM the extra work is the reduction of at most T − 1 more
-//! pieces (a window cut in two is reduced twice), about 2·2^(c−1) affine additions each, and with
-//! GLV the endomorphism split of the points a share reads. Cutting by points instead — every
-//! share all windows of n/T points — would reduce T·W bucket sets, or pick a smaller c for the
-//! smaller input; cutting by whole windows leaves threads idle when T does not divide W.
+//! Against the single-threaded MSM nothing is done twice: every bucket is filled and reduced by
+//! one share (a piece that starts at bucket b₀ adds b₀ times its total, one small scalar
+//! multiplication). What each share repeats is cheap: the digits of its windows for every point
+//! (a few chunk reads each), and with GLV the split of every scalar. An earlier cut by points —
+//! share t the cells (window w, points a..b) — filled each bucket from several shares and reduced
+//! a window cut in two twice, at 2·2^(c−1) additions a piece, and sized a share's memory by n.
+//!
+//! The expected work of a bucket comes from a sample of the digits ([`plan`]): a window's points
+//! spread over its buckets, plus two additions per bucket to reduce them. Uniform scalars make
+//! the shares even; structured ones (every scalar equal, all small) may not be, and the result is
+//! the same either way.
 //!
 //! [`plan`] picks the window width from all the scalars, exactly as the single-threaded MSM does,
-//! so every share uses the same c; [`run_share`] computes one share from the points it reads.
-//! Those two are the protocol of web workers that each hold a span of the points (the wasm
-//! package's pool); [`crate::msm`] runs the shares itself with [`crate::Threads::Shares`] (in
-//! turn) and [`crate::Threads::Pool`] (on rayon's pool, feature `rayon`).
+//! so every share uses the same c; [`run_share`] computes one share. Those two are the protocol of
+//! web workers that each hold the points (the wasm package's pool); [`crate::msm`] runs the shares
+//! itself with [`crate::Threads::Shares`] (in turn) and [`crate::Threads::Pool`] (on rayon's
+//! pool, feature `rayon`).
 
 use core::ops::Range;
 
@@ -26,21 +34,24 @@ use fastmsm_curves::field::PrimeField;
 
 use fastmsm_curves::horner;
 
-use crate::all_affine::{AllAffineStats, Scratch, accumulate_sorted, reduce_all_affine, segments};
+use crate::all_affine::{
+    AllAffineStats, Scratch, accumulate_sorted, reduce_ranges, segment_length,
+};
 use crate::config::{AllAffineConfig, MsmError, MsmStats, Window};
-use crate::digits::{decompose_all, num_windows};
-use crate::scalar::Scalar;
+use crate::digits::{chunk, decompose_into, digit_at, num_windows};
+use crate::scalar::{self, Scalar};
 use crate::window::{WINDOW_SAMPLE, window_size, window_size_sampled_from};
 use crate::{MsmGroup, check};
 
-/// One cell range of the grid: window `window` of points `start..end`.
+/// One run of buckets of one window: buckets `start..end` (bucket j holds the points whose digit
+/// is ±(j + 1)) of window `window`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Piece {
     /// The window, 0 for the lowest digits.
     pub window: u32,
-    /// First point.
+    /// First bucket.
     pub start: usize,
-    /// One past the last point.
+    /// One past the last bucket.
     pub end: usize,
 }
 
@@ -56,42 +67,85 @@ pub struct SplitPlan {
     pub windows: u32,
     /// Whether the scalars are split with the curve's endomorphism first.
     pub glv: bool,
-    /// The pieces of each share; a share may be empty when there are more shares than cells.
+    /// The pieces of each share; a share may be empty when there are more shares than buckets.
     pub shares: Vec<Vec<Piece>>,
 }
 
 impl SplitPlan {
-    /// The points share `t` reads, `start..end` (empty for an empty share).
+    /// The points (and scalars) share `t` reads: all n, since a share owns buckets, not points;
+    /// none for an empty share.
     pub fn span(&self, t: usize) -> Range<usize> {
-        let pieces = &self.shares[t];
-        let start = pieces.iter().map(|p| p.start).min().unwrap_or(0);
-        let end = pieces.iter().map(|p| p.end).max().unwrap_or(0);
-        start..end.max(start)
+        if self.shares[t].is_empty() {
+            0..0
+        } else {
+            0..self.n
+        }
+    }
+}
+
+/// One window's expected work, for [`cut`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct WindowWork {
+    /// Its buckets (fewer than 2^(c−1) in a top window whose digits stay small).
+    pub buckets: usize,
+    /// The points expected to land in them (nonzero digits).
+    pub points: f64,
+}
+
+impl WindowWork {
+    /// Expected additions of one bucket: its share of the points, and two to reduce it (none in
+    /// a window no point reaches).
+    fn per_bucket(&self) -> f64 {
+        if self.points > 0.0 {
+            self.points / self.buckets as f64 + 2.0
+        } else {
+            0.0
+        }
     }
 }
 
 // ANCHOR: cut
-/// The W × n grid, window by window, cut into `shares` runs of nearly equal length.
-pub fn cut(n: usize, windows: usize, shares: usize) -> Vec<Vec<Piece>> {
-    let total = n as u64 * windows as u64;
-    let shares = shares.max(1) as u64;
-    (0..shares)
-        .map(|t| {
-            let (from, to) = (total * t / shares, total * (t + 1) / shares);
-            let mut pieces = Vec::new();
-            let mut cell = from;
-            while cell < to {
-                let window = cell / n as u64;
-                let start = (cell % n as u64) as usize;
-                let end = (start as u64 + (to - cell)).min(n as u64) as usize;
-                pieces.push(Piece {
-                    window: window as u32,
-                    start,
-                    end,
-                });
-                cell += (end - start) as u64;
-            }
-            pieces
+/// The bucket grid, window by window, cut into `shares` runs of nearly equal expected work: the
+/// boundary of share t is the bucket where the work done so far reaches t/T of the total.
+pub fn cut(work: &[WindowWork], shares: usize) -> Vec<Vec<Piece>> {
+    let shares = shares.max(1);
+    let total: f64 = work.iter().map(|w| w.per_bucket() * w.buckets as f64).sum();
+    // boundary t as (window, bucket), from (0, 0) to (W, 0)
+    let mut bounds = vec![(0usize, 0usize)];
+    let (mut window, mut before) = (0usize, 0.0f64);
+    for t in 1..shares {
+        let target = total * t as f64 / shares as f64;
+        while window < work.len()
+            && before + work[window].per_bucket() * work[window].buckets as f64 <= target
+        {
+            before += work[window].per_bucket() * work[window].buckets as f64;
+            window += 1;
+        }
+        let bound = if window == work.len() {
+            (window, 0)
+        } else {
+            let w = &work[window];
+            let j = ((target - before) / w.per_bucket()).round() as usize;
+            (window, j.min(w.buckets))
+        };
+        bounds.push(bound.max(*bounds.last().expect("non-empty")));
+    }
+    bounds.push((work.len(), 0));
+    bounds
+        .windows(2)
+        .map(|b| {
+            let ((w0, j0), (w1, j1)) = (b[0], b[1]);
+            (w0..=w1.min(work.len().saturating_sub(1)))
+                .filter_map(|w| {
+                    let start = if w == w0 { j0 } else { 0 };
+                    let end = if w == w1 { j1 } else { work[w].buckets };
+                    (start < end).then_some(Piece {
+                        window: w as u32,
+                        start,
+                        end,
+                    })
+                })
+                .collect()
         })
         .collect()
 }
@@ -124,6 +178,62 @@ pub fn plan<G: MsmGroup>(
     Ok(plan_checked::<G>(scalars, window, glv, &bound, shares))
 }
 
+/// An evenly spaced sample of the scalars the MSM adds with (the GLV halves with `glv`: all
+/// |k₁| first, then all |k₂|), as the single-threaded MSM samples them to pick its window, and
+/// how many scalars it stands for.
+fn sample<G: MsmGroup>(scalars: &[Scalar], glv: bool) -> (Vec<Scalar>, usize) {
+    let n = scalars.len();
+    if glv {
+        let step = (2 * n).div_ceil(WINDOW_SAMPLE).max(1);
+        let one = [G::affine_identity()];
+        let s = (0..2 * n)
+            .step_by(step)
+            .map(|i| {
+                G::glv_expand(&one, &scalars[i % n..i % n + 1])
+                    .expect("checked")
+                    .scalars[i / n]
+            })
+            .collect();
+        (s, 2 * n)
+    } else {
+        (
+            scalars
+                .iter()
+                .step_by(n.div_ceil(WINDOW_SAMPLE).max(1))
+                .copied()
+                .collect(),
+            n,
+        )
+    }
+}
+
+/// Each window's buckets and expected points at width c, from the sample of `total` scalars.
+fn window_work(
+    sample: &[Scalar],
+    total: usize,
+    c: u32,
+    windows: usize,
+    bound: &Scalar,
+) -> Vec<WindowWork> {
+    let m = 1usize << (c - 1);
+    let mut nonzero = vec![0usize; windows];
+    let mut d = vec![0; windows];
+    for k in sample {
+        decompose_into(k, c, &mut d);
+        for (count, &x) in nonzero.iter_mut().zip(&d) {
+            *count += (x != 0) as usize;
+        }
+    }
+    // the top window's digit is at most its chunk of the largest scalar, plus a carry
+    let top = chunk(&scalar::minus_one(bound), windows - 1, c) as usize + 1;
+    (0..windows)
+        .map(|w| WindowWork {
+            buckets: if w + 1 == windows { top.clamp(1, m) } else { m },
+            points: nonzero[w] as f64 * total as f64 / sample.len().max(1) as f64,
+        })
+        .collect()
+}
+
 /// [`plan`] on checked input.
 fn plan_checked<G: MsmGroup>(
     scalars: &[Scalar],
@@ -133,31 +243,11 @@ fn plan_checked<G: MsmGroup>(
     shares: usize,
 ) -> SplitPlan {
     let n = scalars.len();
-    // the single-threaded MSM runs on the 2n split scalars with GLV
-    let split_n = if glv { 2 * n } else { n };
+    let (sample, total) = sample::<G>(scalars, glv);
     let c = match window {
         Window::Fixed(c) => c,
-        Window::FromSize => window_size(split_n, bound),
-        Window::Auto if glv => {
-            // the single-threaded MSM samples every step-th of the 2n split scalars (all |k1|,
-            // then all |k2|): split just those
-            let step = (2 * n).div_ceil(WINDOW_SAMPLE).max(1);
-            let one = [G::affine_identity()];
-            let sample: Vec<Scalar> = (0..2 * n)
-                .step_by(step)
-                .map(|i| {
-                    G::glv_expand(&one, &scalars[i % n..i % n + 1])
-                        .expect("checked")
-                        .scalars[i / n]
-                })
-                .collect();
-            window_size_sampled_from(2 * n, sample.iter(), bound)
-        }
-        Window::Auto => window_size_sampled_from(
-            n,
-            scalars.iter().step_by(n.div_ceil(WINDOW_SAMPLE).max(1)),
-            bound,
-        ),
+        Window::FromSize => window_size(total, bound),
+        Window::Auto => window_size_sampled_from(total, sample.iter(), bound),
     };
     let windows = num_windows(c, bound);
     SplitPlan {
@@ -168,22 +258,20 @@ fn plan_checked<G: MsmGroup>(
         shares: if n == 0 {
             vec![Vec::new(); shares.max(1)]
         } else {
-            cut(n, windows, shares)
+            cut(&window_work(&sample, total, c, windows, bound), shares)
         },
     }
 }
 
 // ANCHOR: run_share
-/// One share of `plan`: Σ over its pieces of 2^(c·w)·(window w of those points). `points` and
-/// `scalars` are the input's items `offset..offset + len`, which must cover the share's span.
-/// The scalars are checked (an error names the index in the whole input); the points are not:
-/// a worker checks them once, when it loads them ([`crate::check_points`]).
+/// One share of `plan`: Σ over its pieces of 2^(c·w)·(those buckets of window w, reduced). Every
+/// share reads all n `points` and `scalars`. The scalars are checked (an error names the index);
+/// the points are not: a worker checks them once, when it loads them ([`crate::check_points`]).
 pub fn run_share<G: MsmGroup>(
     plan: &SplitPlan,
     share: usize,
     points: &[G::Affine],
     scalars: &[Scalar],
-    offset: usize,
     cfg: &AllAffineConfig,
     stats: &mut AllAffineStats,
 ) -> Result<G, MsmError> {
@@ -191,23 +279,17 @@ pub fn run_share<G: MsmGroup>(
     let pieces = plan.shares.get(share).ok_or_else(|| {
         MsmError::BadConfig(format!("share {share} of a plan of {}", plan.shares.len()))
     })?;
-    let span = plan.span(share);
-    if !pieces.is_empty() && (span.start < offset || span.end > offset + points.len()) {
+    if points.len() != plan.n {
         return Err(MsmError::BadConfig(format!(
-            "share {share} reads points {}..{}, given {}..{}",
-            span.start,
-            span.end,
-            offset,
-            offset + points.len()
+            "a plan for {} points, given {}",
+            plan.n,
+            points.len()
         )));
     }
-    check::scalars::<G>(scalars, offset)?;
+    check::scalars::<G>(scalars, 0)?;
     scalar_bound::<G>(plan.glv)?;
-    Ok(share_sum(plan, pieces, points, scalars, offset, cfg, stats))
+    Ok(share_sum(plan, pieces, points, scalars, cfg, stats))
 }
-
-/// The points of a range of pieces (split by GLV where the plan says so) and their signed digits.
-type DigitTable<A> = (Range<usize>, Vec<A>, Vec<i32>);
 
 /// One share's sum on checked input.
 fn share_sum<G: MsmGroup>(
@@ -215,50 +297,54 @@ fn share_sum<G: MsmGroup>(
     pieces: &[Piece],
     points: &[G::Affine],
     scalars: &[Scalar],
-    offset: usize,
     cfg: &AllAffineConfig,
     stats: &mut AllAffineStats,
 ) -> G {
-    let (c, windows) = (plan.window_bits, plan.windows as usize);
     if pieces.is_empty() {
         return G::identity();
     }
-    let m = 1usize << (c - 1);
+    let c = plan.window_bits;
+    let split;
+    let (points, scalars) = if plan.glv {
+        split = G::glv_expand(points, scalars).expect("the plan checked the endomorphism");
+        (&split.points[..], &split.scalars[..])
+    } else {
+        (points, scalars)
+    };
     let mut scratch = Scratch::new();
-    let mut sums = Vec::with_capacity(pieces.len() * m);
-    // pieces over the same points (whole windows) share one split and one digit table
-    let mut table: Option<DigitTable<G::Affine>> = None;
+    let mut digits = vec![0i32; points.len()];
+    let mut sums = Vec::with_capacity(pieces.iter().map(|p| p.end - p.start).sum());
     for piece in pieces {
-        let range = piece.start - offset..piece.end - offset;
-        if table.as_ref().is_none_or(|t| t.0 != range) {
-            let (p, k) = (&points[range.clone()], &scalars[range.clone()]);
-            let (pts, digits) = if plan.glv {
-                let split = G::glv_expand(p, k).expect("the plan checked the endomorphism");
-                let digits = decompose_all(&split.scalars, c, windows);
-                (split.points, digits)
+        // this window's digits, kept where they name one of the piece's buckets and renumbered
+        // from its first
+        let (lo, hi) = (piece.start as i32, piece.end as i32);
+        for (d, k) in digits.iter_mut().zip(scalars) {
+            let x = digit_at(k, piece.window as usize, c);
+            let a = x.abs();
+            *d = if a > lo && a <= hi {
+                x.signum() * (a - lo)
             } else {
-                (p.to_vec(), decompose_all(k, c, windows))
+                0
             };
-            table = Some((range, pts, digits));
         }
-        let (_, pts, digits) = table.as_ref().expect("filled above");
-        let len = pts.len();
-        let w = piece.window as usize;
         sums.extend(accumulate_sorted::<G>(
-            pts,
-            &digits[w * len..(w + 1) * len],
-            m,
+            points,
+            &digits,
+            piece.end - piece.start,
             cfg.accumulation_batch.max(1),
             &mut scratch,
             stats,
         ));
     }
     drop(scratch);
-    let segments = match cfg.reduction_batch {
-        Some(batch) => batch.div_ceil(pieces.len()).max(1),
-        None => segments(m, pieces.len(), G::Base::params().bits),
+    drop(digits);
+    let ranges: Vec<(usize, usize)> = pieces.iter().map(|p| (p.start, p.end - p.start)).collect();
+    let total: usize = ranges.iter().map(|r| r.1).sum();
+    let l = match cfg.reduction_batch {
+        Some(batch) => total.div_ceil(batch.max(1)).max(1),
+        None => segment_length(total, G::Base::params().bits),
     };
-    let piece_sums = reduce_all_affine::<G>(&sums, m, segments, stats);
+    let piece_sums = reduce_ranges::<G>(&sums, &ranges, l, stats);
     // pieces of one window add; then Horner from the lowest window present, shifted up to it
     let low = pieces.iter().map(|p| p.window).min().expect("non-empty") as usize;
     let high = pieces.iter().map(|p| p.window).max().expect("non-empty") as usize;
@@ -307,7 +393,6 @@ pub(crate) fn in_turn<G: MsmGroup>(
             pieces,
             points,
             scalars,
-            0,
             cfg,
             &mut stats.all_affine,
         ))
@@ -334,7 +419,7 @@ pub(crate) fn parallel<G: MsmGroup>(
         .map(|pieces| {
             let mut st = AllAffineStats::default();
             (
-                share_sum::<G>(&plan, pieces, points, scalars, 0, cfg, &mut st),
+                share_sum::<G>(&plan, pieces, points, scalars, cfg, &mut st),
                 st,
             )
         })
@@ -353,40 +438,68 @@ pub(crate) fn parallel<G: MsmGroup>(
 mod tests {
     use super::*;
 
+    fn uniform(windows: usize, m: usize, points: f64) -> Vec<WindowWork> {
+        vec![WindowWork { buckets: m, points }; windows]
+    }
+
     #[test]
     fn cut_covers_the_grid_once_in_nearly_equal_shares() {
-        for (n, w, t) in [
-            (10, 3, 4),
-            (7, 20, 8),
-            (1000, 10, 8),
-            (3, 2, 16),
+        for (w, m, t) in [
+            (3, 4, 4),
+            (20, 4096, 8),
+            (10, 512, 7),
+            (2, 1, 16),
             (1, 1, 1),
-            (64, 13, 7),
+            (13, 64, 16),
+            (20, 4096, 2),
         ] {
-            let shares = cut(n, w, t);
+            let mut work = uniform(w, m, 1000.0);
+            work[w - 1].buckets = m.div_ceil(3); // a smaller top window
+            let shares = cut(&work, t);
             assert_eq!(shares.len(), t);
-            let mut seen = vec![0u32; n * w];
-            for pieces in &shares {
+            let mut seen: Vec<Vec<u32>> = work.iter().map(|x| vec![0; x.buckets]).collect();
+            let mut cost = vec![0.0; t];
+            for (k, pieces) in shares.iter().enumerate() {
+                let mut last = None;
                 for p in pieces {
                     assert!(
-                        p.start < p.end && p.end <= n && (p.window as usize) < w,
+                        p.start < p.end && p.end <= work[p.window as usize].buckets,
                         "{p:?}"
                     );
-                    for i in p.start..p.end {
-                        seen[p.window as usize * n + i] += 1;
+                    assert!(
+                        last.is_none_or(|l| l < p.window),
+                        "one piece per window, in order"
+                    );
+                    last = Some(p.window);
+                    for s in &mut seen[p.window as usize][p.start..p.end] {
+                        *s += 1;
                     }
+                    cost[k] += work[p.window as usize].per_bucket() * (p.end - p.start) as f64;
                 }
             }
             assert!(
-                seen.iter().all(|&s| s == 1),
-                "n={n} w={w} t={t}: every cell exactly once"
+                seen.iter().flatten().all(|&s| s == 1),
+                "w={w} m={m} t={t}: every bucket exactly once"
             );
-            let sizes: Vec<usize> = shares
-                .iter()
-                .map(|s| s.iter().map(|p| p.end - p.start).sum())
-                .collect();
-            let (lo, hi) = (sizes.iter().min().unwrap(), sizes.iter().max().unwrap());
-            assert!(hi - lo <= 1, "n={n} w={w} t={t}: sizes {sizes:?}");
+            let total: f64 = cost.iter().sum();
+            let biggest = work.iter().map(|x| x.per_bucket()).fold(0.0, f64::max);
+            for c in &cost {
+                assert!(
+                    (c - total / t as f64).abs() <= biggest + 1e-9,
+                    "w={w} m={m} t={t}: {cost:?}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn windows_nothing_reaches_cost_nothing() {
+        // small scalars: only window 0 has points; every share's work lies there
+        let mut work = uniform(20, 4096, 0.0);
+        work[0].points = 65536.0;
+        let shares = cut(&work, 4);
+        for s in &shares[..3] {
+            assert!(s.iter().all(|p| p.window == 0), "{shares:?}");
         }
     }
 }

@@ -38,6 +38,25 @@ function checkBackend(backend) {
   }
 }
 
+/** @param {unknown} transfer */
+function checkTransfer(transfer) {
+  if (typeof transfer !== 'boolean') throw new TypeError('transfer: expected true or false');
+}
+
+/**
+ * The buffers of `views` that can move to the worker instead of being copied: each one the whole
+ * of its own ArrayBuffer (a part of a larger buffer, or a shared one, is copied as usual).
+ * @param {(Uint8Array | null)[]} views
+ */
+function movable(...views) {
+  /** @type {ArrayBuffer[]} */
+  const out = [];
+  for (const v of views) {
+    if (v && v.buffer instanceof ArrayBuffer && v.byteOffset === 0 && v.byteLength === v.buffer.byteLength && !out.includes(v.buffer)) out.push(v.buffer);
+  }
+  return out;
+}
+
 /** @param {unknown} onProgress */
 function checkProgress(onProgress) {
   if (onProgress !== undefined && typeof onProgress !== 'function') throw new TypeError('onProgress: expected a function (fraction, text) => void');
@@ -100,24 +119,40 @@ class Session {
    */
   async msm(options) {
     if (options === null || typeof options !== 'object') throw new TypeError('msm: expected an options object { points, scalars, backend? }');
-    const { backend = this.#backend, onProgress = this.#onProgress } = options;
+    const { backend = this.#backend, onProgress = this.#onProgress, transfer = false } = options;
     checkBackend(backend);
     checkProgress(onProgress);
+    checkTransfer(transfer);
     if (options.curve !== undefined && options.curve !== this.curve) {
       throw new TypeError(`curve: this session is for ${this.curve}, not ${options.curve} (create a session per curve)`);
     }
+    // no points: the ones session.loadPoints kept (the worker says so if there are none)
+    const points = options.points === undefined ? null : bytes('points', options.points);
+    const scalars = bytes('scalars', options.scalars);
     const request = {
       op: 'msm',
       settings: this.#settings,
-      points: bytes('points', options.points),
-      scalars: bytes('scalars', options.scalars),
+      points,
+      scalars,
       backend,
       // localStorage is the page's (a worker has none): the crossover measured on this device
       crossover: backend === 'auto' ? loadCrossover(this.curve) : null,
     };
-    const result = await this.#client.call(request, { onProgress });
+    const result = await this.#client.call(request, { onProgress, transfer: transfer ? movable(points, scalars) : [] });
     if (result.measured) saveCrossover(result.measured.crossover);
     return result;
+  }
+
+  /**
+   * @param {MsmOptions['points']} points
+   * @param {{ transfer?: boolean, onProgress?: SessionOptions['onProgress'] }} [options]
+   * @returns {Promise<{ n: number }>}
+   */
+  async loadPoints(points, { transfer = false, onProgress = this.#onProgress } = {}) {
+    checkProgress(onProgress);
+    checkTransfer(transfer);
+    const p = bytes('points', points);
+    return this.#client.call({ op: 'points', settings: this.#settings, points: p }, { onProgress, transfer: transfer ? movable(p) : [] });
   }
 
   /**

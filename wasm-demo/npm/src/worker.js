@@ -68,12 +68,21 @@ serve({
     return measure(settings, options ?? {}, progress);
   },
 
+  // the pool's load checks them (n = 0, a truncated point, a coordinate ≥ p, a point off the curve)
+  async points({ settings, points }, progress) {
+    const b = await session(settings);
+    const { n } = await b.keepPoints(settings.curve, points, progress);
+    progress(1, 'done');
+    return { n };
+  },
+
   async msm({ settings, points, scalars, backend, crossover }, progress) {
     const t0 = performance.now();
     const b = await session(settings);
     const { curve } = settings;
     progress(0, 'checking the input');
-    const n = wasm.msm_input_size(curve, points.length, scalars.length);
+    // no points: the session's kept ones (session.loadPoints)
+    const n = wasm.msm_input_size(curve, (points ?? b.keptPoints(curve)).length, scalars.length);
     let choice;
     let measured = null;
     if (backend === 'auto') {
