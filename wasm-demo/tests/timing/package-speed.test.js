@@ -1,4 +1,5 @@
-// End-to-end, benchmark-style (issue 37): the npm package against the threads widget's pool on the
+// End-to-end, benchmark-style (issue 37; run alone, after the other files, so that no other test
+// shares the cores while it times): the npm package against the threads widget's pool on the
 // same input and thread count, in one cross-origin-isolated page (the runner of
 // bench/peer-yrrid.js without the peer: book/bench/peer-yrrid.html), interleaved rounds, every
 // result checked against arkworks. It fails if the package, its points kept by the session as the
@@ -18,7 +19,7 @@ test('the npm package is within 10% of the threads widget (same input, same thre
   const dir = mkdtempSync(join(tmpdir(), 'fastmsm-package-speed-'));
   try {
     const out = join(dir, 'speed.json');
-    await run(process.execPath, [resolve(import.meta.dirname, '../bench/peer-yrrid.js'), '--no-peer',
+    await run(process.execPath, [resolve(import.meta.dirname, '../../bench/peer-yrrid.js'), '--no-peer',
       '--logn', '15', '--threads', '2', '--repetitions', '5', '--out', out], { timeout: 300_000 });
     const doc = JSON.parse(readFileSync(out, 'utf8'));
     assert.equal(doc.verified, true, 'every result equal to arkworks\'');
