@@ -12,10 +12,23 @@ const SUMMARY = resolve(import.meta.dirname, '../../book/SUMMARY.md');
 /** The chapters of SUMMARY.md, as the built book's page names (intro.html, …). */
 export const chapters = [...readFileSync(SUMMARY, 'utf8').matchAll(/\]\(([^)]+)\.md\)/g)].map((m) => `${m[1]}.html`);
 
+// A page's quick runs end within minutes even on lavapipe; past this bound they are taken to be
+// stuck, and the test fails naming where each widget stood (its state and status line) rather
+// than waiting for the test's own timeout, which says nothing of where.
+const STALL_SECONDS = 390;
+
 /** Runs every widget of the loaded page in quick mode: `[{ widget, result }]`, one per widget. */
 export async function quickRuns(page) {
   // As JSON: the drivers' own serialisations of a large result differ (depth limits).
-  return JSON.parse(await page.evaluate(async () => JSON.stringify(await window.fastmsmWidgets.runAll({ quick: true }))));
+  const out = JSON.parse(await page.evaluate(async (stallSeconds) => {
+    const late = new Promise((ok) => setTimeout(ok, stallSeconds * 1000, 'stalled'));
+    const runs = await Promise.race([window.fastmsmWidgets.runAll({ quick: true }), late]);
+    if (runs !== 'stalled') return JSON.stringify({ runs });
+    return JSON.stringify({ stalled: [...document.querySelectorAll('.fastmsm-widget')].map((w) =>
+      `${w.dataset.widget}: ${w.dataset.state ?? 'no state'}, "${w.querySelector('.fm-status')?.textContent ?? ''}"`) });
+  }, STALL_SECONDS));
+  if (out.stalled) throw new Error(`the quick runs did not end within ${STALL_SECONDS} s; ${out.stalled.join('; ')}`);
+  return out.runs;
 }
 
 /**
