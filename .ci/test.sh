@@ -25,13 +25,18 @@ summary() {
     # Inside the Rust phase: each test binary's own time, as libtest reports it.
     if [ -f "$log_dir/rust-tests.log" ]; then
         printf '\nRust test binaries over 10 s:\n'
-        awk '/^ *Running /{bin=$2} /^test result:/{for(i=1;i<=NF;i++) if($i=="in"){t=$(i+1); sub(/s$/,"",t); if(t+0>10) printf "  %-40s %6.1f s\n", bin, t}}' \
+        # (a file's crate: the library whose unit tests ran just before it)
+        awk '/^ *Running /{b=$NF; sub(/.*\//, "", b); sub(/-[0-9a-f]+\)$/, "", b); src=($2=="unittests") ? $3 : $2
+                if (src=="src/lib.rs") crate=b; bin=crate ": " src}
+             /^test result:/{for(i=1;i<=NF;i++) if($i=="in"){t=$(i+1); sub(/s$/,"",t); if(t+0>10) printf "  %-40s %6.1f s\n", bin, t}}' \
             "$log_dir/rust-tests.log"
     fi
-    # Inside the browser phase: each test file's time (node --test reports one line per file).
+    # Inside the browser phase: each top-level suite's time over 5 s (files run two at a time, so
+    # node --test reports suites, not files; the times overlap).
     if [ -f "$log_dir/browser-tests.log" ]; then
-        printf '\nBrowser test files:\n'
-        awk '/^# Subtest: .*\.test\.js$/{f=$3} /^ok |^not ok /{name=$0} /^  duration_ms:/{if (f!="") {printf "  %-40s %6.1f s\n", f, $2/1000; f=""}}' \
+        printf '\nBrowser test suites over 5 s (two files at a time):\n'
+        awk '/^(ok|not ok) [0-9]+ - /{name=$0; sub(/^(ok|not ok) [0-9]+ - /, "", name); top=1; next}
+             top && /^  duration_ms:/{if ($2 >= 5000) printf "  %-64s %6.1f s\n", substr(name, 1, 64), $2/1000; top=0}' \
             "$log_dir/browser-tests.log"
     fi
     printf '{"total_seconds":%d,"machine":"%s","cores":%d,"phases":[%s]}\n' "$total" \
