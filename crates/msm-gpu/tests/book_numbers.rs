@@ -964,7 +964,9 @@ fn batch_affine(n: &mut Numbers) {
     );
     let m = 1usize << (c - 1);
     let s = fastmsm_msm::all_affine::segments(m, k as usize, 377);
-    let s_real = (2.0 * m as f64 * 1.5 * 377.0 / (40.0 * k)).sqrt();
+    let correction = fastmsm_msm::all_affine::SEGMENT_CORRECTION_PRODUCTS;
+    let s_real = (2.0 * m as f64 * 1.5 * 377.0 / (correction * k)).sqrt();
+    n.real("all_affine.segments.correction_products", correction);
     n.put("all_affine.segments.m", m);
     n.real("all_affine.segments.optimum", s_real);
     n.put("all_affine.segments.s", s);

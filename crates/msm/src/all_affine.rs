@@ -488,20 +488,27 @@ pub(crate) fn reduce_all_affine<G: MsmGroup>(
 // ANCHOR_END: affine_reduction
 
 // ANCHOR: all_affine_segments
+/// Products the segment model charges each segment for its correction in the window's projective
+/// finish: three projective additions (two mixed, one general: 34 products in XYZZ), rounded up
+/// to leave room for the window's multiplication by L. One value for both models below and the
+/// book's derivation (book_numbers: `all_affine.segments.correction_products`).
+pub const SEGMENT_CORRECTION_PRODUCTS: f64 = 40.0;
+
 /// Segments per window for the affine reduction of `windows` windows of m buckets. Each step of
 /// the reduction is two batches, each one inversion (about 1.5·bits products by Fermat), and there
-/// are L = m/S steps; each segment costs about three projective additions (some 40 products) of
-/// correction. 2·(m/S)·1.5·bits = 40·S·windows at S = √(2·m·1.5·bits / (40·windows)).
+/// are L = m/S steps; each segment costs C = SEGMENT_CORRECTION_PRODUCTS products of correction.
+/// 2·(m/S)·1.5·bits = C·S·windows at S = √(2·m·1.5·bits / (C·windows)).
 pub fn segments(m: usize, windows: usize, bits: u32) -> usize {
     let inversion = 1.5 * bits as f64;
-    let s = (2.0 * m as f64 * inversion / (40.0 * windows.max(1) as f64)).sqrt();
+    let s =
+        (2.0 * m as f64 * inversion / (SEGMENT_CORRECTION_PRODUCTS * windows.max(1) as f64)).sqrt();
     (s.round() as usize).clamp(1, m.max(1))
 }
 
 /// The same balance for `total` buckets in ranges of any length: the segment length L (the steps
-/// of the reduction) with 2·L·1.5·bits = 40·(total/L), L = √(40·total / (3·bits)).
+/// of the reduction) with 2·L·1.5·bits = C·(total/L), L = √(C·total / (3·bits)).
 pub fn segment_length(total: usize, bits: u32) -> usize {
-    let l = (40.0 * total as f64 / (3.0 * bits as f64)).sqrt();
+    let l = (SEGMENT_CORRECTION_PRODUCTS * total as f64 / (3.0 * bits as f64)).sqrt();
     (l.round() as usize).clamp(1, total.max(1))
 }
 // ANCHOR_END: all_affine_segments
