@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `make test`: the whole suite, phase by phase, each phase timed. At the end (also when a phase
 # fails) it prints the phases with their wall-clock times, the longest test binaries and browser
-# test files inside them, and writes the same to target/test-phases.json, so that every run says
+# test suites inside them, and writes the same to target/test-phases.json, so that every run says
 # where its time went (README "Tests" keeps the measured cold and warm times).
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -69,4 +69,4 @@ phase 'Rust: compile the tests' rust-build.log make --no-print-directory test-ru
 phase 'Rust: tests (GPU ones on lavapipe)' rust-tests.log make --no-print-directory test-rust-run
 phase 'Rust: default features, cargo package' rust-package.log make --no-print-directory test-rust-package
 phase 'type check (tsc)' typecheck.log make --no-print-directory typecheck
-phase 'browser tests (Chromium, Firefox ESR)' browser-tests.log make --no-print-directory test-e2e
+phase 'browser tests (Chromium, Firefox ESR, WebKit)' browser-tests.log make --no-print-directory test-e2e

@@ -21,8 +21,10 @@ const STALL_SECONDS = 390;
 export async function quickRuns(page) {
   // As JSON: the drivers' own serialisations of a large result differ (depth limits).
   const out = JSON.parse(await page.evaluate(async (stallSeconds) => {
-    const late = new Promise((ok) => setTimeout(ok, stallSeconds * 1000, 'stalled'));
+    let timer;
+    const late = new Promise((ok) => { timer = setTimeout(ok, stallSeconds * 1000, 'stalled'); });
     const runs = await Promise.race([window.fastmsmWidgets.runAll({ quick: true }), late]);
+    clearTimeout(timer);
     if (runs !== 'stalled') return JSON.stringify({ runs });
     return JSON.stringify({ stalled: [...document.querySelectorAll('.fastmsm-widget')].map((w) =>
       `${w.dataset.widget}: ${w.dataset.state ?? 'no state'}, "${w.querySelector('.fm-status')?.textContent ?? ''}"`) });

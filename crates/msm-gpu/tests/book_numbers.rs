@@ -169,22 +169,20 @@ fn fields(n: &mut Numbers) {
     );
     // Which fields the no-carry loops accept (their constants come from checked constructors).
     use fastmsm_mont::fields::*;
-    let no_carry = [
-        bn254_fq::NO_CARRY.is_ok(),
-        bn254_fr::NO_CARRY.is_ok(),
-        bls12_377_fq::NO_CARRY.is_ok(),
-        bls12_377_fr::NO_CARRY.is_ok(),
-        bls12_381_fq::NO_CARRY.is_ok(),
-        bls12_381_fr::NO_CARRY.is_ok(),
-    ];
-    let lazy = [
-        bn254_fq::NO_CARRY_LAZY.is_ok(),
-        bn254_fr::NO_CARRY_LAZY.is_ok(),
-        bls12_377_fq::NO_CARRY_LAZY.is_ok(),
-        bls12_377_fr::NO_CARRY_LAZY.is_ok(),
-        bls12_381_fq::NO_CARRY_LAZY.is_ok(),
-        bls12_381_fr::NO_CARRY_LAZY.is_ok(),
-    ];
+    macro_rules! accepted {
+        ($check:ident) => {
+            [
+                bn254_fq::$check.is_ok(),
+                bn254_fr::$check.is_ok(),
+                bls12_377_fq::$check.is_ok(),
+                bls12_377_fr::$check.is_ok(),
+                bls12_381_fq::$check.is_ok(),
+                bls12_381_fr::$check.is_ok(),
+            ]
+        };
+    }
+    let no_carry = accepted!(NO_CARRY);
+    let lazy = accepted!(NO_CARRY_LAZY);
     n.put(
         "mont.no_carry.count",
         no_carry.iter().filter(|&&b| b).count(),
@@ -1690,7 +1688,7 @@ fn group_digits(x: u64) -> String {
     let s = x.to_string();
     let mut out = String::new();
     for (i, ch) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i) % 3 == 0 {
+        if i > 0 && (s.len() - i).is_multiple_of(3) {
             out.push(' ');
         }
         out.push(ch);
